@@ -1,0 +1,22 @@
+//! # ito (糸, "thread")
+//!
+//! Everyday string work for runtimes, serializers and relays, as fast as the
+//! hardware allows and correct on every input.
+//!
+//! | module | what it does |
+//! |---|---|
+//! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
+//! | [`hex`] | SIMD hex encode/decode |
+//!
+//! SIMD kernels are chosen once at run time; [`Kernel`] names them.
+//!
+//! ## Features
+//! - `serde`: `Serialize`/`Deserialize` for the string types (pulls in `serde`).
+//! - `schnorr`: BIP-340 signature verification for Nostr events (pulls in `secp256k1`).
+
+#![warn(missing_docs)]
+
+mod hash;
+mod simd;
+
+pub use simd::Kernel;

@@ -1,0 +1,183 @@
+//! The one internal home for SIMD kernels and CPU dispatch.
+//!
+//! Every codec with a vector kernel (JSON escaping/unescaping, hex, the
+//! fact scan behind `Str`) is written once per instruction-set level and
+//! chosen at run time:
+//!
+//! ```text
+//! first call:  detect CPU -> store best kernel fn in an AtomicPtr -> call it
+//! later calls: load AtomicPtr -> indirect jump
+//! ```
+//!
+//! [`Kernel`] names the levels. Tests loop over [`Kernel::available`] so each
+//! kernel the host can run is tested on its own, and the per-codec
+//! `*_with_kernel` entry points let benchmarks force one.
+//!
+//! Levels and why each exists:
+//! - `Avx512`: 64-byte blocks with masked loads/stores for tails (needs
+//!   AVX-512F + AVX-512BW).
+//! - `Avx2`: 32-byte blocks, the common x86_64 server/desktop level.
+//! - `Sse2`: 16-byte blocks, present on every x86_64 CPU.
+//! - `Neon`: 16-byte blocks, present on every aarch64 CPU.
+//! - `Swar`: 8-byte blocks in a `u64`, portable (and what Miri runs).
+//! - `Scalar`: one byte at a time; the plain reference the tests compare
+//!   every other kernel against. Never chosen automatically.
+
+use std::fmt;
+
+/// An instruction-set level that ito's SIMD kernels are compiled for.
+///
+/// The library picks the best available level automatically; this type
+/// exists so tests and benchmarks can force a particular kernel and so tools
+/// can report which one runs.
+///
+/// ```
+/// use ito::Kernel;
+/// let best = Kernel::best();
+/// assert!(best.is_available());
+/// assert!(Kernel::available().any(|k| k == Kernel::Scalar));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kernel {
+    /// Byte-at-a-time reference implementation (tests only; never chosen
+    /// by [`Kernel::best`]).
+    Scalar,
+    /// Portable 8-bytes-at-a-time kernel using `u64` arithmetic.
+    Swar,
+    /// x86_64 SSE2, 16-byte vectors.
+    Sse2,
+    /// x86_64 AVX2, 32-byte vectors.
+    Avx2,
+    /// x86_64 AVX-512 (F + BW), 64-byte vectors with masked tails.
+    Avx512,
+    /// aarch64 NEON, 16-byte vectors.
+    Neon,
+}
+
+impl Kernel {
+    /// Every kernel level, available on this CPU or not.
+    ///
+    /// ```
+    /// assert_eq!(ito::Kernel::ALL.len(), 6);
+    /// ```
+    pub const ALL: [Kernel; 6] = [
+        Kernel::Scalar,
+        Kernel::Swar,
+        Kernel::Sse2,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Neon,
+    ];
+
+    /// Whether this CPU (and this build) can run the kernel.
+    ///
+    /// ```
+    /// assert!(ito::Kernel::Swar.is_available());
+    /// ```
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Scalar | Kernel::Swar => true,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Sse2 => true,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+            }
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+            Kernel::Neon => true,
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The fastest kernel this CPU can run (detected once, then cached).
+    ///
+    /// Under Miri this is [`Kernel::Swar`], since Miri cannot run vendor
+    /// intrinsics.
+    ///
+    /// ```
+    /// let k = ito::Kernel::best();
+    /// assert_ne!(k, ito::Kernel::Scalar);
+    /// ```
+    pub fn best() -> Kernel {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        static BEST: AtomicU8 = AtomicU8::new(u8::MAX);
+        let cached = BEST.load(Ordering::Relaxed);
+        if let Some(k) = Kernel::ALL.get(cached as usize) {
+            return *k;
+        }
+        let best = [Kernel::Avx512, Kernel::Avx2, Kernel::Neon, Kernel::Sse2]
+            .into_iter()
+            .find(|k| k.is_available())
+            .unwrap_or(Kernel::Swar);
+        let index = Kernel::ALL.iter().position(|k| *k == best).unwrap_or(1);
+        BEST.store(index as u8, Ordering::Relaxed);
+        best
+    }
+
+    /// The kernels this CPU can run, slowest first (always includes
+    /// [`Kernel::Scalar`] and [`Kernel::Swar`]).
+    ///
+    /// ```
+    /// for kernel in ito::Kernel::available() {
+    ///     assert!(kernel.is_available());
+    /// }
+    /// ```
+    pub fn available() -> impl Iterator<Item = Kernel> {
+        Kernel::ALL.into_iter().filter(|k| k.is_available())
+    }
+
+    /// A short lowercase name: `"scalar"`, `"swar"`, `"sse2"`, `"avx2"`,
+    /// `"avx512"` or `"neon"`.
+    ///
+    /// ```
+    /// assert_eq!(ito::Kernel::Avx2.name(), "avx2");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Scalar => "scalar",
+            Kernel::Swar => "swar",
+            Kernel::Sse2 => "sse2",
+            Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
+            Kernel::Neon => "neon",
+        }
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_is_available_and_stable() {
+        let a = Kernel::best();
+        assert!(a.is_available());
+        assert_eq!(a, Kernel::best());
+        assert_ne!(a, Kernel::Scalar);
+    }
+
+    #[test]
+    fn names_are_distinct() {
+        let mut names: Vec<_> = Kernel::ALL.iter().map(|k| k.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Kernel::ALL.len());
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn x86_64_always_has_sse2() {
+        assert!(Kernel::Sse2.is_available());
+        assert!(!Kernel::Neon.is_available());
+    }
+}
