@@ -1,0 +1,2 @@
+//! Placeholder: replaced by the intern benchmarks.
+fn main() {}

@@ -1,0 +1,2 @@
+//! Placeholder: replaced by the json benchmarks.
+fn main() {}

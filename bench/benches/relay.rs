@@ -1,0 +1,2 @@
+//! Placeholder: replaced by the relay benchmarks.
+fn main() {}

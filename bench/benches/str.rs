@@ -1,0 +1,2 @@
+//! Placeholder: replaced by the str benchmarks.
+fn main() {}
