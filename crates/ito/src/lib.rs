@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
 //! | [`hex`] | SIMD hex encode/decode |
+//! | [`intern`] | thread-safe interning with a bounded worst case ([`Interner`], [`Frozen`]) and collectable interning ([`Pool`]) |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -17,6 +18,8 @@
 #![warn(missing_docs)]
 
 mod hash;
+pub mod intern;
 mod simd;
 
+pub use intern::{Frozen, Interned, Interner, Pool, Sym};
 pub use simd::Kernel;
