@@ -497,9 +497,7 @@ pub struct Iter<'a> {
 
 impl fmt::Debug for Iter<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Iter")
-            .field("shard", &self.shard)
-            .finish()
+        f.debug_struct("Iter").field("shard", &self.shard).finish()
     }
 }
 

@@ -121,12 +121,15 @@ impl Table {
             if p.is_null() {
                 return (None, run);
             }
-            // SAFETY: non-tombstone slots hold live entries: an entry is
-            // removed from its slot under the write lock before it is freed,
-            // and we hold at least a read lock.
-            // SAFETY: (see above) `p` is a live entry while we hold the lock.
-            if p != TOMB && unsafe { (*p).hash.load(Ordering::Relaxed) == h && entry_bytes(p) == key } {
-                return (Some(i), run);
+            if p != TOMB {
+                // SAFETY: non-tombstone slots hold live entries: an entry is
+                // removed from its slot under the write lock before it is
+                // freed, and we hold at least a read lock.
+                let hit =
+                    unsafe { (*p).hash.load(Ordering::Relaxed) == h && entry_bytes(p) == key };
+                if hit {
+                    return (Some(i), run);
+                }
             }
             run += 1;
             i = (i + 1) & mask;
@@ -183,7 +186,10 @@ impl Table {
         for p in self.slots.iter().copied() {
             if !p.is_null() && p != TOMB {
                 // SAFETY: live entry, write lock held.
-                unsafe { (*p).hash.store(sip.hash_one(entry_bytes(p)), Ordering::Relaxed) };
+                unsafe {
+                    (*p).hash
+                        .store(sip.hash_one(entry_bytes(p)), Ordering::Relaxed)
+                };
             }
         }
         self.sip = Some(sip);
@@ -556,7 +562,9 @@ mod tests {
     fn many_keys_resize_and_tombstones() {
         let pool = Pool::new();
         for round in 0..3 {
-            let handles: Vec<_> = (0..2000).map(|i| pool.intern(&format!("{round}-{i}"))).collect();
+            let handles: Vec<_> = (0..2000)
+                .map(|i| pool.intern(&format!("{round}-{i}")))
+                .collect();
             assert_eq!(pool.len(), 2000);
             for (i, h) in handles.iter().enumerate() {
                 assert_eq!(h.as_str(), format!("{round}-{i}"));
