@@ -38,7 +38,7 @@ fn stress(interner: &Interner, threads: usize, ops_per_thread: usize, keys: usiz
             .map(|t| {
                 let names = &names;
                 scope.spawn(move || {
-                    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (t as u64 + 1) * 0x1234_5678);
+                    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ ((t as u64 + 1) * 0x1234_5678));
                     let mut mine: Vec<Option<Sym>> = vec![None; names.len()];
                     // Threads start in different places of the key space
                     // and drift over it, so they overlap heavily.
@@ -139,7 +139,7 @@ fn pool_intern_drop_race() {
         for t in 0..4u64 {
             let (pool, names, shared) = (&pool, &names, &shared);
             scope.spawn(move || {
-                let mut rng = Rng(0xdead_beef ^ (t + 1) * 0x9e37_79b9);
+                let mut rng = Rng(0xdead_beef ^ ((t + 1) * 0x9e37_79b9));
                 let mut ring: Vec<Option<Interned>> = vec![None; 8];
                 for op in 0..150_000usize {
                     let r = rng.next();
