@@ -7,7 +7,7 @@ use ito::intern::{Builder, MAX_CHAIN};
 use ito::{Interner, Sym};
 
 /// The seed the attacker "knows".
-const SEED: u64 = 0x5eed_0f_a11_u64;
+const SEED: u64 = 0x0005_eed0_fa11_u64;
 /// Bits of the hash the table addresses buckets with (low bits of the
 /// 32-bit hash): with these all zero, every key lands in bucket 0 until the
 /// table holds more than 2^COLLIDE_BITS buckets.
