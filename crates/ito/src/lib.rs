@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod hash;
+pub mod json;
 mod simd;
 
 pub use simd::Kernel;
