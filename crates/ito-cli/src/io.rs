@@ -129,7 +129,12 @@ impl Failure {
     }
 
     /// `name:line:col: message` for an error at byte `offset` of `data`.
-    pub(crate) fn at(name: &str, data: &[u8], offset: usize, message: impl std::fmt::Display) -> Failure {
+    pub(crate) fn at(
+        name: &str,
+        data: &[u8],
+        offset: usize,
+        message: impl std::fmt::Display,
+    ) -> Failure {
         let (line, col) = line_col(data, offset);
         Failure(format!("{name}:{line}:{col}: {message}"))
     }
@@ -140,7 +145,10 @@ impl Failure {
 pub(crate) fn line_col(data: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(data.len());
     let before = &data[..offset];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     // Count characters: every byte that is not a UTF-8 continuation byte.
     let col = before[line_start..]
@@ -210,7 +218,11 @@ mod tests {
         out.write(b"partial").unwrap();
         drop(out); // failure path: not committed
         assert_eq!(fs::read(&dest).unwrap(), b"old");
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "temp file left behind");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "temp file left behind"
+        );
 
         let mut out = Output::open(Some(&dest)).unwrap();
         out.write(b"new").unwrap();

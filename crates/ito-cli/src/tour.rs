@@ -128,7 +128,9 @@ fn json_section(corpus: &Corpus, budget: Duration, rows: &mut Vec<Row>) -> Resul
         serde_json::to_writer(&mut theirs, s).map_err(|e| Failure::msg(e.to_string()))?;
     }
     if ours != theirs {
-        return Err(Failure::msg("tour: ito::json::quote differs from serde_json on the corpus"));
+        return Err(Failure::msg(
+            "tour: ito::json::quote differs from serde_json on the corpus",
+        ));
     }
     let mut dst = Vec::with_capacity(ours.len());
     rows.push(Row {
@@ -153,9 +155,12 @@ fn json_section(corpus: &Corpus, budget: Duration, rows: &mut Vec<Row>) -> Resul
     for lit in &corpus.literals {
         let (value, _) = ito::json::unquote(lit.as_bytes())
             .map_err(|e| Failure::msg(format!("tour: unquote failed: {e}")))?;
-        let expected: String = serde_json::from_str(lit).map_err(|e| Failure::msg(e.to_string()))?;
+        let expected: String =
+            serde_json::from_str(lit).map_err(|e| Failure::msg(e.to_string()))?;
         if value != expected {
-            return Err(Failure::msg("tour: ito::json::unquote differs from serde_json"));
+            return Err(Failure::msg(
+                "tour: ito::json::unquote differs from serde_json",
+            ));
         }
     }
     rows.push(Row {
@@ -193,7 +198,12 @@ pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
 
 fn print_table(rows: &[Row]) {
     let width = rows.iter().map(|r| r.what.len()).max().unwrap_or(0).max(10);
-    let base_width = rows.iter().map(|r| r.baseline_name.len()).max().unwrap_or(0).max(8);
+    let base_width = rows
+        .iter()
+        .map(|r| r.baseline_name.len())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     println!(
         "{:width$}  {:>12}  {:base_width$}  {:>12}  {:>7}",
         "what", "ito", "baseline", "baseline", "ratio"

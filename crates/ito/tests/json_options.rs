@@ -159,18 +159,18 @@ fn error_messages_are_sentences() {
     assert_eq!(msg(b"ab\xFF"), "invalid UTF-8 at byte 2");
     assert_eq!(
         msg(b"a\nb"),
-        "raw control character U+000A at byte 1 (it must be escaped)"
+        "raw control character U+000A (it must be escaped) at byte 1"
     );
     assert_eq!(msg(br#"a"b"#), "unescaped `\"` at byte 1");
     assert_eq!(
         msg(br"\u12x4"),
-        "malformed unicode escape at byte 0 (`\\u` needs four hex digits)"
+        "malformed unicode escape (`\\u` needs four hex digits) at byte 0"
     );
     assert_eq!(msg(br"x\uDC00"), r"unpaired surrogate `\uDC00` at byte 1");
     assert_eq!(msg(b"x\\"), "input ends inside an escape at byte 1");
     assert_eq!(
         msg(b"\\\xC3\xA9"),
-        "invalid escape at byte 0: `\\` followed by byte 0xC3"
+        "invalid escape: `\\` followed by byte 0xC3 at byte 0"
     );
     let e = json::unquote(b"'x'").unwrap_err();
     assert_eq!(e.to_string(), "expected an opening `\"` at byte 0");

@@ -81,37 +81,43 @@ impl Error {
     }
 }
 
+/// The problem alone, without its position (for tools that print their own
+/// `file:line:col:` prefix).
+///
+/// ```
+/// use ito::json::ErrorKind;
+/// assert_eq!(ErrorKind::InvalidEscape(b'q').to_string(), r"invalid escape `\q`");
+/// ```
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            ErrorKind::ControlCharacter(b) => {
+                write!(f, "raw control character U+{b:04X} (it must be escaped)")
+            }
+            ErrorKind::UnescapedQuote => f.write_str("unescaped `\"`"),
+            ErrorKind::InvalidEscape(c) if c.is_ascii_graphic() => {
+                write!(f, "invalid escape `\\{}`", c as char)
+            }
+            ErrorKind::InvalidEscape(c) => {
+                write!(f, "invalid escape: `\\` followed by byte 0x{c:02X}")
+            }
+            ErrorKind::InvalidUnicodeEscape => {
+                f.write_str("malformed unicode escape (`\\u` needs four hex digits)")
+            }
+            ErrorKind::LoneSurrogate(u) => write!(f, "unpaired surrogate `\\u{u:04X}`"),
+            ErrorKind::UnexpectedEnd => f.write_str("input ends inside an escape"),
+            ErrorKind::MissingQuote => f.write_str("expected an opening `\"`"),
+            ErrorKind::Unterminated => {
+                f.write_str("unterminated string: no closing `\"` before the end of input")
+            }
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.offset;
-        match self.kind {
-            ErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 at byte {at}"),
-            ErrorKind::ControlCharacter(b) => write!(
-                f,
-                "raw control character U+{b:04X} at byte {at} (it must be escaped)"
-            ),
-            ErrorKind::UnescapedQuote => write!(f, "unescaped `\"` at byte {at}"),
-            ErrorKind::InvalidEscape(c) if c.is_ascii_graphic() => {
-                write!(f, "invalid escape `\\{}` at byte {at}", c as char)
-            }
-            ErrorKind::InvalidEscape(c) => write!(
-                f,
-                "invalid escape at byte {at}: `\\` followed by byte 0x{c:02X}"
-            ),
-            ErrorKind::InvalidUnicodeEscape => write!(
-                f,
-                "malformed unicode escape at byte {at} (`\\u` needs four hex digits)"
-            ),
-            ErrorKind::LoneSurrogate(u) => {
-                write!(f, "unpaired surrogate `\\u{u:04X}` at byte {at}")
-            }
-            ErrorKind::UnexpectedEnd => write!(f, "input ends inside an escape at byte {at}"),
-            ErrorKind::MissingQuote => write!(f, "expected an opening `\"` at byte {at}"),
-            ErrorKind::Unterminated => write!(
-                f,
-                "unterminated string: no closing `\"` before the end of input at byte {at}"
-            ),
-        }
+        write!(f, "{} at byte {}", self.kind, self.offset)
     }
 }
 
