@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
 //! | [`hex`] | SIMD hex encode/decode |
+//! | [`str`] | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -19,5 +20,12 @@
 mod hash;
 pub mod json;
 mod simd;
+pub mod str;
 
 pub use simd::Kernel;
+pub use str::{Str, StrBuf};
+
+#[doc(hidden)]
+pub use ito_macros::{concat_impl as __concat_impl, format_impl as __format_impl};
+#[doc(hidden)]
+pub use str::fmt_rt as __rt;

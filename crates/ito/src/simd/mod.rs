@@ -25,6 +25,7 @@
 
 use std::fmt;
 
+pub(crate) mod facts;
 pub(crate) mod json;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
