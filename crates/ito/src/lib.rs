@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod hash;
+pub mod hex;
 mod simd;
 
 pub use simd::Kernel;

@@ -25,6 +25,8 @@
 
 use std::fmt;
 
+pub(crate) mod hex;
+
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///
 /// The library picks the best available level automatically; this type
