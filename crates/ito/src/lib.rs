@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
 //! | [`hex`] | SIMD hex encode/decode |
+//! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signatures (feature `schnorr`), relay text toolkit |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -18,6 +19,7 @@
 
 mod hash;
 pub mod hex;
+pub mod nostr;
 mod simd;
 
 pub use simd::Kernel;
