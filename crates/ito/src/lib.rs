@@ -8,6 +8,7 @@
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
 //! | [`hex`] | SIMD hex encode/decode |
 //! | [`str`] | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
+//! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signatures (feature `schnorr`), relay text toolkit |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -18,7 +19,9 @@
 #![warn(missing_docs)]
 
 mod hash;
+pub mod hex;
 pub mod json;
+pub mod nostr;
 mod simd;
 pub mod str;
 
