@@ -1,8 +1,10 @@
 //! `ito`: the command-line face of the ito library. Argument parsing and I/O
 //! only; every transformation is a library call.
 
+mod hex;
 mod io;
 mod json;
+mod nostr;
 mod tour;
 
 use std::path::PathBuf;
@@ -25,6 +27,12 @@ enum Command {
     /// JSON string codec: quote, unquote, escape, unescape.
     #[command(subcommand)]
     Json(json::JsonCommand),
+    /// Hex encode and decode.
+    #[command(subcommand)]
+    Hex(hex::HexCommand),
+    /// Nostr events: compute and verify NIP-01 ids (and signatures).
+    #[command(subcommand)]
+    Nostr(nostr::NostrCommand),
 }
 
 /// Input files and output destination, shared by the streaming commands.
@@ -42,6 +50,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tour(args) => tour::run(&args),
         Command::Json(cmd) => json::run(cmd),
+        Command::Hex(cmd) => hex::run(cmd),
+        Command::Nostr(cmd) => nostr::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

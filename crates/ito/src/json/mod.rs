@@ -78,6 +78,7 @@ mod policy;
 
 use std::borrow::Cow;
 
+pub use crate::str::quote_str;
 pub use error::{Error, ErrorKind};
 pub use options::Options;
 
