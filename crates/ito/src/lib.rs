@@ -9,6 +9,7 @@
 //! | [`hex`] | SIMD hex encode/decode |
 //! | [`str`] | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
 //! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signatures (feature `schnorr`), relay text toolkit |
+//! | [`intern`] | thread-safe interning with a bounded worst case ([`Interner`], [`Frozen`]) and collectable interning ([`Pool`]) |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -20,11 +21,13 @@
 
 mod hash;
 pub mod hex;
+pub mod intern;
 pub mod json;
 pub mod nostr;
 mod simd;
 pub mod str;
 
+pub use intern::{Frozen, Interned, Interner, Pool, Sym};
 pub use simd::Kernel;
 pub use str::{Str, StrBuf};
 
