@@ -2,6 +2,7 @@
 //! only; every transformation is a library call.
 
 mod hex;
+mod intern;
 mod io;
 mod json;
 mod nostr;
@@ -30,6 +31,9 @@ enum Command {
     /// Hex encode and decode.
     #[command(subcommand)]
     Hex(hex::HexCommand),
+    /// Interning statistics.
+    #[command(subcommand)]
+    Intern(intern::InternCommand),
     /// Nostr events: compute and verify NIP-01 ids (and signatures).
     #[command(subcommand)]
     Nostr(nostr::NostrCommand),
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
         Command::Tour(args) => tour::run(&args),
         Command::Json(cmd) => json::run(cmd),
         Command::Hex(cmd) => hex::run(cmd),
+        Command::Intern(cmd) => intern::run(cmd),
         Command::Nostr(cmd) => nostr::run(cmd),
     };
     match result {

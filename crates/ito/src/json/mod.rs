@@ -73,6 +73,7 @@
 //! sequence walk), not a SIMD validator.
 
 mod error;
+mod literals;
 mod options;
 mod policy;
 
@@ -80,6 +81,7 @@ use std::borrow::Cow;
 
 pub use crate::str::quote_str;
 pub use error::{Error, ErrorKind};
+pub use literals::{literals, Literals};
 pub use options::Options;
 
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
