@@ -35,3 +35,8 @@ pub use str::{Str, StrBuf};
 pub use ito_macros::{concat_impl as __concat_impl, format_impl as __format_impl};
 #[doc(hidden)]
 pub use str::fmt_rt as __rt;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
