@@ -690,6 +690,9 @@ pub(crate) unsafe fn unescape_core<V: Block>(
                 out.finish();
                 return Err(e);
             }
+            // A lossy rewrite may have used up the room: restore it before
+            // writing the escape below.
+            out.ensure(pad, 64);
             hi = 0;
         }
         let b = src[s];
