@@ -29,82 +29,59 @@ pub(super) const fn tag(len: usize, facts: u8) -> u8 {
     (len as u8 + 1) | (facts << super::FACTS_SHIFT)
 }
 
-/// Read exactly `n <= 8` bytes at `p` into the low bytes of a little-endian
-/// word (upper bytes zero), with at most two overlapping in-bounds loads.
-///
-/// # Safety
-/// `p` is readable for `n` bytes and `n <= 8`.
-#[inline(always)]
-unsafe fn load_le(p: *const u8, n: usize) -> u64 {
-    debug_assert!(n <= 8);
-    // SAFETY: every load below lies within `p[..n]`.
-    unsafe {
-        if n >= 4 {
-            let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
-            let hi = u32::from_le(p.add(n - 4).cast::<u32>().read_unaligned()) as u64;
-            lo | (hi << (8 * (n - 4)))
-        } else if n >= 2 {
-            let lo = u16::from_le(p.cast::<u16>().read_unaligned()) as u64;
-            let hi = u16::from_le(p.add(n - 2).cast::<u16>().read_unaligned()) as u64;
-            lo | (hi << (8 * (n - 2)))
-        } else if n == 1 {
-            *p as u64
-        } else {
-            0
-        }
-    }
-}
-
-/// Spaces (ASCII, JSON safe) in the byte lanes of word `k` (0..3) at or
-/// beyond `n`: OR-ed into the word before classifying, so the zero padding
-/// is not mistaken for control characters.
-#[inline(always)]
-fn pad(n: usize, k: usize) -> u64 {
-    const SPACES: u64 = 0x2020_2020_2020_2020;
-    let m = n.saturating_sub(8 * k);
-    if m >= 8 {
-        0
-    } else {
-        SPACES << (8 * m)
-    }
-}
-
 /// Build an inline `Str` by copying `bytes`, computing the facts during the
-/// copy. The copy goes through registers: three little-endian words are
-/// assembled with overlapping in-bounds loads, classified SWAR-style (the
-/// zero padding filled with spaces for the test), and become the handle
-/// directly, so no byte is stored and reloaded (a store-forwarding stall
-/// that made the memory round trip several times slower).
+/// copy. The copy goes through registers: the bytes are read with a few
+/// overlapping in-bounds loads, those same loads are classified SWAR-style
+/// (they hold only real bytes, so no padding can be mistaken for a control
+/// character), and shifted into the three words of the handle. Nothing is
+/// stored and reloaded: building the image in memory first caused a
+/// store-forwarding stall that made this several times slower.
 ///
 /// # Safety
 /// `bytes.len() <= INLINE_CAP` and `bytes` is UTF-8.
 #[inline(always)]
 pub(super) unsafe fn new_classify(bytes: &[u8]) -> Str {
+    const LO: u64 = 0x0101_0101_0101_0101;
     let n = bytes.len();
     debug_assert!(n <= INLINE_CAP);
     let p = bytes.as_ptr();
-    // SAFETY: all loads are within `bytes`: 8-byte loads only when n >= 8
-    // (at 0, at 8 when n > 16, and at n - 8), `load_le` reads `n` bytes.
-    let (w0, w1, w2) = unsafe {
+    // `(w0, w1, w2)` is the image; `(or, bad)` the facts accumulators.
+    // SAFETY: every load lies within `bytes`: 8-byte loads only when n >= 8
+    // (at 0, at 8 when n > 16, and at n - 8), 4-byte loads at 0 and n - 4
+    // when n >= 4, 2-byte loads at 0 and n - 2 when n >= 2, one byte when
+    // n == 1.
+    let (w0, w1, w2, or, bad) = unsafe {
+        let load8 = |q: *const u8| u64::from_le(q.cast::<u64>().read_unaligned());
         if n >= 8 {
-            let load8 = |q: *const u8| u64::from_le(q.cast::<u64>().read_unaligned());
-            let w0 = load8(p);
-            let tail = load8(p.add(n - 8)); // bytes n-8..n
+            let a = load8(p);
+            let t = load8(p.add(n - 8)); // bytes n-8..n
             if n > 16 {
-                (w0, load8(p.add(8)), tail >> (8 * (24 - n)))
-            } else if n > 8 {
-                (w0, tail >> (8 * (16 - n)), 0)
+                let b = load8(p.add(8));
+                let bad = facts::swar_bad(a) | facts::swar_bad(b) | facts::swar_bad(t);
+                (a, b, t >> (8 * (24 - n)), a | b | t, bad)
             } else {
-                (w0, 0, 0)
+                let w1 = if n > 8 { t >> (8 * (16 - n)) } else { 0 };
+                (a, w1, 0, a | t, facts::swar_bad(a) | facts::swar_bad(t))
             }
+        } else if n >= 4 {
+            let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
+            let hi = u32::from_le(p.add(n - 4).cast::<u32>().read_unaligned()) as u64;
+            let c = lo | hi << 32; // 8 real bytes (overlapping)
+            (lo | hi << (8 * (n - 4)), 0, 0, c, facts::swar_bad(c))
+        } else if n >= 2 {
+            let lo = u16::from_le(p.cast::<u16>().read_unaligned()) as u64;
+            let hi = u16::from_le(p.add(n - 2).cast::<u16>().read_unaligned()) as u64;
+            let c = lo | hi << 16;
+            let c = c | c << 32; // 8 real bytes (repeated)
+            (lo | hi << (8 * (n - 2)), 0, 0, c, facts::swar_bad(c))
+        } else if n == 1 {
+            let b = *p as u64;
+            (b, 0, 0, b, facts::swar_bad(b * LO))
         } else {
-            (load_le(p, n), 0, 0)
+            (0, 0, 0, 0, 0)
         }
     };
-    let bad = facts::swar_bad(w0 | pad(n, 0))
-        | facts::swar_bad(w1 | pad(n, 1))
-        | facts::swar_bad(w2 | pad(n, 2));
-    let ascii = (w0 | w1 | w2) & facts::HI == 0;
+    let ascii = or & facts::HI == 0;
     let f = (if ascii { facts::ASCII } else { 0 }) | (if bad == 0 { facts::JSON_SAFE } else { 0 });
     let w2 = w2 | (tag(n, f) as u64) << 56;
     let words = [w0.to_le(), w1.to_le(), w2.to_le()];

@@ -18,9 +18,9 @@
 //! ```
 //!
 //! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
-//! [`inline`](self) (`inline.rs`), `static_str.rs` and `heap.rs` for each
-//! representation's details; the tag is never 0, which is `Option<Str>`'s
-//! niche.
+//! `inline.rs`, `static_str.rs` and `heap.rs` (one file per
+//! representation) for the details; the tag is never 0, which is
+//! `Option<Str>`'s niche.
 //!
 //! # Facts
 //!
@@ -37,6 +37,16 @@
 //! strings compute it on first use and cache it in the header. The std
 //! [`Hash`] impl hashes exactly like `str` instead (so `Borrow<str>` lookups
 //! work), and does not use the cache.
+//!
+//! # Testing
+//!
+//! Unit tests of the unsafe parts run under Miri:
+//! `cargo +nightly miri test -p ito --lib -- str:: facts::` (the exhaustive
+//! facts-kernel test is skipped there; a Miri-sized variant runs instead).
+//! Integration tests: `tests/str_alloc.rs` (counting allocator),
+//! `tests/str_model.rs` (model-based proptest against `String`),
+//! `tests/str_format.rs` (`format!` vs `std::format!`),
+//! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
 //!
 //! # Not built
 //!
@@ -576,8 +586,14 @@ mod tests {
             }
             let b = a.clone();
             assert_eq!(b.content_hash(), want);
-            let leaked: &'static str = Box::leak(s.clone().into_boxed_str());
-            assert_eq!(Str::from_static(leaked).content_hash(), want);
+        }
+        for t in [
+            "",
+            "static",
+            "a static string longer than the inline capacity",
+        ] {
+            let want = crate::hash::hash_bytes(t.as_bytes());
+            assert_eq!(Str::from_static(t).content_hash(), want);
         }
     }
 
