@@ -69,7 +69,7 @@ mod traits;
 pub use buf::StrBuf;
 
 use crate::simd::facts;
-use std::num::NonZeroU8;
+use std::num::NonZeroU64;
 
 /// Longest string stored inline (0 allocations).
 pub const INLINE_CAP: usize = 23;
@@ -80,22 +80,31 @@ const KIND_HEAP: u8 = 0x01;
 const KIND_STATIC: u8 = 0x02;
 const LEN_MASK: u8 = 0x1F;
 
-/// The last byte of a `Str`: never zero (the `Option<Str>` niche).
+/// Bytes 16..24 of a `Str` as one word: inline content bytes 16..23 (or
+/// zero padding) and the tag in byte 23. The tag is never zero, so neither
+/// is the word: that is the `Option<Str>` niche. Keeping these 8 bytes one
+/// machine word (rather than `[u8; 7]` + `u8`) lets every move of a `Str` be
+/// three word copies; a 7-byte array was copied with overlapping 4-byte
+/// moves that defeated store forwarding.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
-struct Tag(NonZeroU8);
+struct Last(NonZeroU64);
 
-impl Tag {
+impl Last {
+    /// The word holding only `tag` (bytes 16..23 zero).
     #[inline(always)]
-    const fn new(tag: u8) -> Tag {
-        match NonZeroU8::new(tag) {
-            Some(t) => Tag(t),
+    const fn with_tag(tag: u8) -> Last {
+        // Memory order: byte 23 is the most significant byte of the
+        // little-endian value.
+        match NonZeroU64::new(u64::to_le((tag as u64) << 56)) {
+            Some(w) => Last(w),
             None => panic!("zero Str tag"),
         }
     }
+    /// The tag (byte 23).
     #[inline(always)]
-    const fn get(self) -> u8 {
-        self.0.get()
+    const fn tag(self) -> u8 {
+        (u64::from_le(self.0.get()) >> 56) as u8
     }
 }
 
@@ -134,8 +143,7 @@ union Head {
 #[repr(C)]
 pub struct Str {
     head: Head,
-    tail: [u8; 7],
-    tag: Tag,
+    last: Last,
 }
 
 const _: () = assert!(std::mem::size_of::<Str>() == 24);
@@ -158,8 +166,7 @@ impl Str {
     pub const fn new() -> Str {
         Str {
             head: Head { bytes: [0; 16] },
-            tail: [0; 7],
-            tag: Tag::new(inline::tag(0, facts::ALL)),
+            last: Last::with_tag(inline::tag(0, facts::ALL)),
         }
     }
 
@@ -189,8 +196,7 @@ impl Str {
             head: Head {
                 ptr: PtrLen { ptr: data, len },
             },
-            tail: [0; 7],
-            tag: Tag::new(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
+            last: Last::with_tag(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
         }
     }
 
@@ -228,7 +234,7 @@ impl Str {
 
     #[inline(always)]
     fn tag(&self) -> u8 {
-        self.tag.get()
+        self.last.tag()
     }
 
     /// The facts bits (`facts::ASCII | facts::JSON_SAFE`).
