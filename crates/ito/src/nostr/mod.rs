@@ -60,17 +60,7 @@ pub use id::{verify, verify_signature};
 /// ```
 #[inline]
 pub fn escape(dst: &mut Vec<u8>, src: &[u8]) {
-    dst.reserve(src.len() + 2);
-    let mut i = 0;
-    loop {
-        let j = scan::find_special(src, i);
-        dst.extend_from_slice(&src[i..j]);
-        match src.get(j) {
-            None => return,
-            Some(&c) => scan::push_canonical_char(dst, c as u32),
-        }
-        i = j + 1;
-    }
+    scan::escape_into(dst, src)
 }
 
 /// Appends the decoded form of JSON string text `src` (without quotes) to
