@@ -25,7 +25,9 @@
 
 use std::fmt;
 
+pub(crate) mod facts;
 pub(crate) mod hex;
+pub(crate) mod json;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///
