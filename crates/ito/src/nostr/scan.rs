@@ -107,6 +107,7 @@ static SIMPLE_ESCAPE: [u8; 256] = {
 };
 
 /// NIP-01 escape sequence of each byte that needs one (length in byte 7).
+#[cfg(test)]
 static ESCAPE_SEQ: [[u8; 8]; 256] = {
     const D: &[u8; 16] = b"0123456789abcdef";
     let mut t = [[0u8; 8]; 256];
@@ -127,6 +128,9 @@ static ESCAPE_SEQ: [[u8; 8]; 256] = {
 
 /// Appends `src` with NIP-01 escaping: runs of plain bytes are copied, runs
 /// of bytes needing escapes go through a table with one 8-byte store each.
+/// A scalar reference for the tests; [`super::escape`] uses the `json`
+/// kernel.
+#[cfg(test)]
 pub(crate) fn escape_into(dst: &mut Vec<u8>, src: &[u8]) {
     let n = src.len();
     dst.reserve(n + 8);
@@ -485,6 +489,29 @@ pub(crate) fn skip_ws(src: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_kernel_matches_reference_escape_on_dense_and_sparse_bytes() {
+        let dense: Vec<u8> = (0..8192).map(|i| (i % 256) as u8).collect();
+        let sparse: Vec<u8> = (0..8192)
+            .map(|i| {
+                if i % 97 == 0 {
+                    (i % 32) as u8
+                } else {
+                    b'a' + (i % 26) as u8
+                }
+            })
+            .collect();
+        for src in [&dense[..], &sparse[..]] {
+            for len in [0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 128, 1000, 8192] {
+                let mut want = Vec::new();
+                escape_into(&mut want, &src[..len]);
+                let mut got = Vec::new();
+                super::super::escape(&mut got, &src[..len]);
+                assert_eq!(got, want, "len {len}");
+            }
+        }
+    }
 
     #[test]
     fn escape_table_matches_canonical_rule_for_every_byte() {
