@@ -25,6 +25,10 @@
 
 use std::fmt;
 
+pub(crate) mod facts;
+pub(crate) mod hex;
+pub(crate) mod json;
+
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///
 /// The library picks the best available level automatically; this type

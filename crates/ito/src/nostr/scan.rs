@@ -1,0 +1,561 @@
+//! Byte-level building blocks shared by the parser, the escaping functions and
+//! the text toolkit: finding the next byte that needs attention inside a
+//! string, decoding one escape, validating a string body.
+//!
+//! The search for `"`, `\` or a control byte runs eight bytes at a time in a
+//! `u64` (exact per-byte comparisons, no false positives), which is within a
+//! small factor of SIMD on the short strings of Nostr events; the heavy
+//! lifting of escaping is done by the `ito::json` kernels.
+
+use super::error::{Error, ErrorKind};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Top bit set in each byte of `x` that is below `n` (`n <= 0x80`). Exact.
+#[inline(always)]
+fn lt(x: u64, n: u8) -> u64 {
+    // (b & 0x7f) + (0x80 - n) never carries out of its byte.
+    let t = (x & !HIGHS) + ONES * (0x80 - n as u64);
+    !t & !x & HIGHS
+}
+
+/// Top bit set in each byte of `x` equal to `c` (`c < 0x80`). Exact.
+#[inline(always)]
+fn eq(x: u64, c: u8) -> u64 {
+    lt(x ^ (ONES * c as u64), 1)
+}
+
+/// Index of the first `"`, `\` or byte < 0x20 in `src[from..]` (absolute),
+/// or `src.len()`.
+#[inline]
+pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
+    #[inline(always)]
+    fn special(x: u64) -> u64 {
+        lt(x, 0x20) | eq(x, b'"') | eq(x, b'\\')
+    }
+    #[inline(always)]
+    fn load(src: &[u8], i: usize) -> u64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&src[i..i + 8]);
+        u64::from_le_bytes(b)
+    }
+    let mut i = from;
+    while i + 16 <= src.len() {
+        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
+        if a | b != 0 {
+            return if a != 0 {
+                i + a.trailing_zeros() as usize / 8
+            } else {
+                i + 8 + b.trailing_zeros() as usize / 8
+            };
+        }
+        i += 16;
+    }
+    if i + 8 <= src.len() {
+        let m = special(load(src, i));
+        if m != 0 {
+            return i + m.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    while i < src.len() {
+        let c = src[i];
+        if c < 0x20 || c == b'"' || c == b'\\' {
+            return i;
+        }
+        i += 1;
+    }
+    src.len()
+}
+
+/// Whether `c` needs escaping (or, inside string text, attention).
+#[inline(always)]
+pub(crate) fn is_special(c: u8) -> bool {
+    c < 0x20 || c == b'"' || c == b'\\'
+}
+
+/// Value of a hex digit (either case), or 0xff.
+static HEX_VALUE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            b'0'..=b'9' => c as u8 - b'0',
+            b'a'..=b'f' => c as u8 - b'a' + 10,
+            b'A'..=b'F' => c as u8 - b'A' + 10,
+            _ => 0xff,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// What a two-byte escape `\X` decodes to, indexed by X; 0 if X is not one
+/// (`u` included: it is handled separately).
+static SIMPLE_ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// NIP-01 escape sequence of each byte that needs one (length in byte 7).
+#[cfg(test)]
+static ESCAPE_SEQ: [[u8; 8]; 256] = {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 8]; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = [b'\\', b'u', b'0', b'0', D[c >> 4], D[c & 15], 0, 6];
+        c += 1;
+    }
+    t[0x08] = [b'\\', b'b', 0, 0, 0, 0, 0, 2];
+    t[0x09] = [b'\\', b't', 0, 0, 0, 0, 0, 2];
+    t[0x0a] = [b'\\', b'n', 0, 0, 0, 0, 0, 2];
+    t[0x0c] = [b'\\', b'f', 0, 0, 0, 0, 0, 2];
+    t[0x0d] = [b'\\', b'r', 0, 0, 0, 0, 0, 2];
+    t[b'"' as usize] = [b'\\', b'"', 0, 0, 0, 0, 0, 2];
+    t[b'\\' as usize] = [b'\\', b'\\', 0, 0, 0, 0, 0, 2];
+    t
+};
+
+/// Appends `src` with NIP-01 escaping: runs of plain bytes are copied, runs
+/// of bytes needing escapes go through a table with one 8-byte store each.
+/// A scalar reference for the tests; [`super::escape`] uses the `json`
+/// kernel.
+#[cfg(test)]
+pub(crate) fn escape_into(dst: &mut Vec<u8>, src: &[u8]) {
+    let n = src.len();
+    dst.reserve(n + 8);
+    let mut i = 0;
+    loop {
+        let j = find_special(src, i);
+        dst.extend_from_slice(&src[i..j]);
+        if j >= n {
+            return;
+        }
+        // A run of bytes needing escapes: up to 64 at a time with room for
+        // the longest escapes reserved once, one 8-byte store per byte.
+        let mut k = j;
+        loop {
+            let end = n.min(k + 64);
+            if dst.capacity() - dst.len() < 6 * 64 + 8 {
+                dst.reserve(6 * 64 + 8 + (n - k));
+            }
+            let len = dst.len();
+            let mut w = 0;
+            // SAFETY: at most 64 escapes of at most 6 bytes each, plus 2
+            // bytes of slack for the last 8-byte store, fit in the reserved
+            // room; only the first w bytes count as initialised.
+            unsafe {
+                let p = dst.as_mut_ptr().add(len);
+                while k < end {
+                    let seq = &ESCAPE_SEQ[src[k] as usize];
+                    if seq[7] == 0 {
+                        break;
+                    }
+                    core::ptr::copy_nonoverlapping(seq.as_ptr(), p.add(w), 8);
+                    w += seq[7] as usize;
+                    k += 1;
+                }
+                dst.set_len(len + w);
+            }
+            if k < end || k == n {
+                break;
+            }
+        }
+        i = k;
+    }
+}
+
+/// Writes the UTF-8 encoding of scalar value `cp` at `out`; returns the length.
+///
+/// # Safety
+/// `out` must be valid for as many byte writes as the encoding of `cp` needs.
+#[inline(always)]
+unsafe fn put_utf8(out: *mut u8, cp: u32) -> usize {
+    // SAFETY: the caller guarantees room for the encoding (1..=4 bytes).
+    unsafe {
+        if cp < 0x80 {
+            *out = cp as u8;
+            1
+        } else if cp < 0x800 {
+            *out = 0xc0 | (cp >> 6) as u8;
+            *out.add(1) = 0x80 | (cp & 0x3f) as u8;
+            2
+        } else if cp < 0x10000 {
+            *out = 0xe0 | (cp >> 12) as u8;
+            *out.add(1) = 0x80 | ((cp >> 6) & 0x3f) as u8;
+            *out.add(2) = 0x80 | (cp & 0x3f) as u8;
+            3
+        } else {
+            *out = 0xf0 | (cp >> 18) as u8;
+            *out.add(1) = 0x80 | ((cp >> 12) & 0x3f) as u8;
+            *out.add(2) = 0x80 | ((cp >> 6) & 0x3f) as u8;
+            *out.add(3) = 0x80 | (cp & 0x3f) as u8;
+            4
+        }
+    }
+}
+
+#[inline(always)]
+fn hex4(src: &[u8], at: usize) -> Option<u32> {
+    let d = src.get(at..at + 4)?;
+    let (a, b, c, e) = (
+        HEX_VALUE[d[0] as usize],
+        HEX_VALUE[d[1] as usize],
+        HEX_VALUE[d[2] as usize],
+        HEX_VALUE[d[3] as usize],
+    );
+    if (a | b | c | e) & 0xf0 != 0 {
+        return None;
+    }
+    Some(((a as u32) << 12) | ((b as u32) << 8) | ((c as u32) << 4) | e as u32)
+}
+
+/// Decodes the escape at `src[at] == b'\\'`: the code point it stands for
+/// and its length in bytes (2, 6 or 12 for a surrogate pair).
+#[inline]
+pub(crate) fn decode_escape(src: &[u8], at: usize) -> Result<(u32, usize), Error> {
+    let Some(&c) = src.get(at + 1) else {
+        return Err(Error::new(at, ErrorKind::UnexpectedEnd));
+    };
+    let simple = SIMPLE_ESCAPE[c as usize];
+    if simple != 0 {
+        return Ok((simple as u32, 2));
+    }
+    if c != b'u' {
+        return Err(Error::new(at, ErrorKind::InvalidEscape(c)));
+    }
+    let Some(cp) = hex4(src, at + 2) else {
+        if src.len() < at + 6 && src[at + 2..].iter().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Error::new(at, ErrorKind::UnexpectedEnd));
+        }
+        return Err(Error::new(at, ErrorKind::InvalidUnicodeEscape));
+    };
+    match cp {
+        0xd800..=0xdbff => {
+            if src.get(at + 6) == Some(&b'\\') && src.get(at + 7) == Some(&b'u') {
+                if let Some(lo @ 0xdc00..=0xdfff) = hex4(src, at + 8) {
+                    return Ok((0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), 12));
+                }
+            }
+            Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16)))
+        }
+        0xdc00..=0xdfff => Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16))),
+        _ => Ok((cp, 6)),
+    }
+}
+
+/// UTF-8 encoding of `cp` (a scalar value) into `buf`; returns the length.
+#[inline]
+pub(crate) fn encode_utf8(cp: u32, buf: &mut [u8; 4]) -> usize {
+    match char::from_u32(cp) {
+        Some(c) => c.encode_utf8(buf).len(),
+        None => {
+            // decode_escape never yields surrogates; write U+FFFD defensively.
+            buf[..3].copy_from_slice("\u{fffd}".as_bytes());
+            3
+        }
+    }
+}
+
+/// Validates a string body `src[from..]` up to its closing quote: returns the
+/// index of the closing `"` and whether any escape was seen. Raw control
+/// bytes, bad escapes and a missing closing quote are errors.
+#[inline]
+pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error> {
+    let mut i = from;
+    let mut escaped = false;
+    loop {
+        i = find_special(src, i);
+        match src.get(i) {
+            None => return Err(Error::new(src.len(), ErrorKind::UnexpectedEnd)),
+            Some(b'"') => return Ok((i, escaped)),
+            Some(b'\\') => {
+                let (_, n) = decode_escape(src, i)?;
+                escaped = true;
+                i += n;
+            }
+            Some(&c) => return Err(Error::new(i, ErrorKind::ControlCharacter(c))),
+        }
+    }
+}
+
+/// Appends the decoded bytes of string text `src` (no surrounding quotes) to
+/// `dst`. Bytes >= 0x80 are copied verbatim (UTF-8 or not). On error `dst`
+/// keeps its length (spare capacity may have been written).
+///
+/// Plain runs are found eight bytes at a time and copied; runs of escapes
+/// are decoded in a tight loop with a fast path for `\u00XX` (one 8-byte
+/// load, a pattern compare and two table look-ups).
+pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
+    let n = src.len();
+    // Decoding never lengthens: every escape decodes to at most its length.
+    dst.reserve(n);
+    let base = dst.len();
+    // SAFETY: reserve made n bytes after base writable.
+    let out = unsafe { dst.as_mut_ptr().add(base) };
+    let mut w = 0; // bytes written; invariant w <= i <= n
+    let mut i = 0;
+    let result = 'outer: loop {
+        let j = find_special(src, i);
+        // SAFETY: src[i..j] is in bounds; out + w .. out + w + (j - i) is
+        // within the n reserved bytes because w <= i.
+        unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i) };
+        w += j - i;
+        i = j;
+        // A run of escapes.
+        loop {
+            match src.get(i) {
+                None => break 'outer Ok(()),
+                Some(b'\\') => {}
+                Some(&c) if is_special(c) => break 'outer Err(special_error(i, c)),
+                Some(_) => continue 'outer,
+            }
+            if i + 8 <= n {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&src[i..i + 8]);
+                let x = u64::from_le_bytes(b);
+                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
+                if simple != 0 {
+                    // SAFETY: w <= i < n.
+                    unsafe { *out.add(w) = simple };
+                    w += 1;
+                    i += 2;
+                    continue;
+                }
+                if x as u32 == u32::from_le_bytes(*b"\\u00") {
+                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
+                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
+                    if (hi | lo) & 0xf0 == 0 {
+                        let v = (hi << 4) | lo;
+                        // SAFETY: 6 input bytes decode to 1 or 2 output bytes
+                        // and w <= i.
+                        unsafe {
+                            if v < 0x80 {
+                                *out.add(w) = v;
+                                w += 1;
+                            } else {
+                                *out.add(w) = 0xc0 | (v >> 6);
+                                *out.add(w + 1) = 0x80 | (v & 0x3f);
+                                w += 2;
+                            }
+                        }
+                        i += 6;
+                        continue;
+                    }
+                }
+            }
+            match decode_escape(src, i) {
+                Ok((cp, len)) => {
+                    // SAFETY: a `len`-byte escape encodes to at most `len`
+                    // bytes (2 -> 1, 6 -> <= 3, 12 -> 4), so w stays <= i.
+                    w += unsafe { put_utf8(out.add(w), cp) };
+                    i += len;
+                }
+                Err(e) => break 'outer Err(e),
+            }
+        }
+    };
+    if result.is_ok() {
+        // SAFETY: the w bytes after base were written above.
+        unsafe { dst.set_len(base + w) };
+    }
+    result
+}
+
+#[cold]
+fn special_error(at: usize, c: u8) -> Error {
+    Error::new(
+        at,
+        if c == b'"' {
+            ErrorKind::UnescapedQuote
+        } else {
+            ErrorKind::ControlCharacter(c)
+        },
+    )
+}
+
+/// In-place form of [`unescape_into`]: returns the decoded length.
+pub(crate) fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
+    let mut i = 0; // read
+    let mut w = 0; // write, always <= i
+    loop {
+        let j = find_special(buf, i);
+        if w != i {
+            buf.copy_within(i..j, w);
+        }
+        w += j - i;
+        match buf.get(j) {
+            None => return Ok(w),
+            Some(b'\\') => {
+                let (cp, n) = decode_escape(buf, j)?;
+                let mut tmp = [0u8; 4];
+                let len = encode_utf8(cp, &mut tmp);
+                // An escape is at least 2 bytes and decodes to at most as many
+                // (2 -> 1, 6 -> <= 3, 12 -> 4), so w + len <= j + n.
+                buf[w..w + len].copy_from_slice(&tmp[..len]);
+                w += len;
+                i = j + n;
+            }
+            Some(b'"') => return Err(Error::new(j, ErrorKind::UnescapedQuote)),
+            Some(&c) => return Err(Error::new(j, ErrorKind::ControlCharacter(c))),
+        }
+    }
+}
+
+/// Appends NIP-01 canonical escaping of one code point.
+#[inline]
+pub(crate) fn push_canonical_char(dst: &mut Vec<u8>, cp: u32) {
+    match cp {
+        0x22 => dst.extend_from_slice(b"\\\""),
+        0x5c => dst.extend_from_slice(b"\\\\"),
+        0x0a => dst.extend_from_slice(b"\\n"),
+        0x0d => dst.extend_from_slice(b"\\r"),
+        0x09 => dst.extend_from_slice(b"\\t"),
+        0x08 => dst.extend_from_slice(b"\\b"),
+        0x0c => dst.extend_from_slice(b"\\f"),
+        0..=0x1f => {
+            const D: &[u8; 16] = b"0123456789abcdef";
+            dst.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                D[(cp >> 4) as usize],
+                D[(cp & 15) as usize],
+            ]);
+        }
+        0x20..=0x7f => dst.push(cp as u8),
+        _ => {
+            let mut buf = [0u8; 4];
+            let n = encode_utf8(cp, &mut buf);
+            dst.extend_from_slice(&buf[..n]);
+        }
+    }
+}
+
+/// Appends the NIP-01 canonical form of already-validated JSON string text
+/// `raw` (escapes decoded, then re-escaped canonically) in one pass, without
+/// an intermediate buffer.
+pub(crate) fn recanonicalize(dst: &mut Vec<u8>, raw: &[u8]) {
+    dst.reserve(raw.len());
+    let mut i = 0;
+    loop {
+        let j = find_special(raw, i);
+        dst.extend_from_slice(&raw[i..j]);
+        if j >= raw.len() {
+            return;
+        }
+        if raw[j] == b'\\' {
+            if let Ok((cp, n)) = decode_escape(raw, j) {
+                push_canonical_char(dst, cp);
+                i = j + n;
+                continue;
+            }
+        }
+        // Not reachable for validated text; keep the byte's canonical form.
+        push_canonical_char(dst, raw[j] as u32);
+        i = j + 1;
+    }
+}
+
+/// JSON whitespace.
+#[inline(always)]
+pub(crate) fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// Index of the first non-whitespace byte at or after `i`.
+#[inline(always)]
+pub(crate) fn skip_ws(src: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = src.get(i) {
+        if !is_ws(c) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_kernel_matches_reference_escape_on_dense_and_sparse_bytes() {
+        let dense: Vec<u8> = (0..8192).map(|i| (i % 256) as u8).collect();
+        let sparse: Vec<u8> = (0..8192)
+            .map(|i| {
+                if i % 97 == 0 {
+                    (i % 32) as u8
+                } else {
+                    b'a' + (i % 26) as u8
+                }
+            })
+            .collect();
+        for src in [&dense[..], &sparse[..]] {
+            for len in [0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 128, 1000, 8192] {
+                let mut want = Vec::new();
+                escape_into(&mut want, &src[..len]);
+                let mut got = Vec::new();
+                super::super::escape(&mut got, &src[..len]);
+                assert_eq!(got, want, "len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn escape_table_matches_canonical_rule_for_every_byte() {
+        for b in 0..=255u8 {
+            let mut want = Vec::new();
+            if b < 0x80 {
+                push_canonical_char(&mut want, b as u32);
+            } else {
+                want.push(b);
+            }
+            for pad in 0..20 {
+                let mut src = vec![b'x'; pad];
+                src.push(b);
+                src.extend(std::iter::repeat_n(b, pad));
+                let mut got = Vec::new();
+                escape_into(&mut got, &src);
+                let mut expect = vec![b'x'; pad];
+                for _ in 0..=pad {
+                    expect.extend_from_slice(&want);
+                }
+                assert_eq!(got, expect, "byte {b:#x} pad {pad}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_special_matches_naive_at_every_position() {
+        for special in 0..=255u8 {
+            let is_special = special < 0x20 || special == b'"' || special == b'\\';
+            for len in 0..20 {
+                for pos in 0..len {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = special;
+                    let want = if is_special { pos } else { len };
+                    assert_eq!(
+                        find_special(&v, 0),
+                        want,
+                        "byte {special:#x} len {len} pos {pos}"
+                    );
+                }
+            }
+        }
+        // Bytes >= 0x80 never match, whatever their low bits.
+        let v: Vec<u8> = (0x80..=0xffu8).collect();
+        assert_eq!(find_special(&v, 0), v.len());
+    }
+}

@@ -1,0 +1,198 @@
+//! The heap representation: ONE allocation, header then bytes.
+//!
+//! ```text
+//! allocation (align 8), HEADER = 40 bytes:
+//! +----------------+----------------+--------+--------+-------+---------------+
+//! | rc: AtomicUsize| hash: AtomicU64| len    | cap    | flags | bytes[0..cap] |
+//! | 0..8           | 8..16          | 16..24 | 24..32 | 32    | 40..40+cap    |
+//! +----------------+----------------+--------+--------+-------+---------------+
+//!                                                                ^
+//! Str handle (24 bytes):  [ data ptr: 8 | len: 8 | pad: 7 | tag ]-'
+//! ```
+//!
+//! - The handle points at the *bytes*, not the header, so `Deref` is
+//!   `(ptr, len)` straight from the handle, shared with the static
+//!   representation; the header sits at `ptr - HEADER`.
+//! - `rc` counts handles. Clone is one `fetch_add(Relaxed)`; drop is
+//!   `fetch_sub(Release)` and, for the last handle, an `Acquire` fence and
+//!   one `dealloc` (the `Arc` protocol).
+//! - `hash` caches [`crate::hash::hash_bytes`] of the bytes; 0 means "not yet
+//!   computed" (a string whose real hash is 0 is simply recomputed each time,
+//!   a 2^-64 event), so a string that is never hashed is never hashed.
+//! - `cap >= len` is the allocation's byte capacity: exact-size builders
+//!   (`format!`, `concat!`, `Str::from(&str)`) have `cap == len`; a frozen
+//!   `StrBuf` keeps its spare capacity (that is what makes `freeze` O(1)).
+//! - `flags` repeats the facts bits (also kept in the handle's tag so that
+//!   `is_ascii()` does not touch the heap).
+
+use std::alloc::{self, Layout};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// The header in front of the bytes of a heap `Str`.
+#[repr(C)]
+pub(crate) struct Header {
+    pub(crate) rc: AtomicUsize,
+    pub(crate) hash: AtomicU64,
+    pub(crate) len: usize,
+    pub(crate) cap: usize,
+    pub(crate) flags: u8,
+}
+
+/// Bytes before the data: the header rounded up to its alignment.
+pub(crate) const HEADER: usize = std::mem::size_of::<Header>();
+const _: () = assert!(HEADER == 40);
+const _: () = assert!(HEADER.is_multiple_of(std::mem::align_of::<Header>()));
+
+/// The layout of an allocation with room for `cap` bytes after the header.
+///
+/// # Panics
+/// If `cap` is so large the size overflows `isize`.
+#[inline]
+pub(crate) fn layout(cap: usize) -> Layout {
+    match HEADER
+        .checked_add(cap)
+        .and_then(|size| Layout::from_size_align(size, std::mem::align_of::<Header>()).ok())
+    {
+        Some(l) => l,
+        None => capacity_overflow(),
+    }
+}
+
+#[cold]
+fn capacity_overflow() -> ! {
+    panic!("ito::Str: capacity overflow")
+}
+
+/// Allocate room for a header and `cap` bytes; returns the *data* pointer.
+/// The header is left uninitialised (see [`init_header`]).
+#[inline]
+pub(crate) fn alloc_data(cap: usize) -> *mut u8 {
+    let layout = layout(cap);
+    // SAFETY: the layout has non-zero size (HEADER > 0).
+    let base = unsafe { alloc::alloc(layout) };
+    if base.is_null() {
+        alloc::handle_alloc_error(layout);
+    }
+    // SAFETY: the allocation is HEADER + cap bytes long.
+    unsafe { base.add(HEADER) }
+}
+
+/// Grow an allocation made by [`alloc_data`] from `old_cap` to `new_cap`
+/// bytes, keeping its contents; returns the new data pointer.
+///
+/// # Safety
+/// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `old_cap`
+/// and has not been freed.
+pub(crate) unsafe fn realloc_data(data: *mut u8, old_cap: usize, new_cap: usize) -> *mut u8 {
+    let new_layout = layout(new_cap);
+    // SAFETY: `data - HEADER` is the start of the allocation made with
+    // `layout(old_cap)`; the new size is non-zero and fits isize (checked by
+    // `layout`).
+    let base = unsafe { alloc::realloc(data.sub(HEADER), layout(old_cap), new_layout.size()) };
+    if base.is_null() {
+        alloc::handle_alloc_error(new_layout);
+    }
+    // SAFETY: the allocation is HEADER + new_cap bytes long.
+    unsafe { base.add(HEADER) }
+}
+
+/// Free an allocation made by [`alloc_data`] with capacity `cap`.
+///
+/// # Safety
+/// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `cap`, is
+/// not used afterwards, and no handle refers to it any more.
+pub(crate) unsafe fn free_data(data: *mut u8, cap: usize) {
+    // SAFETY: per the contract, `data - HEADER` is the allocation's start and
+    // `layout(cap)` its layout.
+    unsafe { alloc::dealloc(data.sub(HEADER), layout(cap)) }
+}
+
+/// Write a fresh header (refcount 1, hash unknown) in front of `data`.
+///
+/// # Safety
+/// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `cap`,
+/// and `len <= cap` bytes at `data` are initialised.
+#[inline]
+pub(crate) unsafe fn init_header(data: *mut u8, len: usize, cap: usize, flags: u8) {
+    // SAFETY: the header slot precedes `data` in the same allocation, is
+    // suitably aligned (allocation align 8, HEADER multiple of 8), and is not
+    // shared with anybody yet.
+    unsafe {
+        data.sub(HEADER).cast::<Header>().write(Header {
+            rc: AtomicUsize::new(1),
+            hash: AtomicU64::new(0),
+            len,
+            cap,
+            flags,
+        })
+    }
+}
+
+/// The header of a live heap string.
+///
+/// # Safety
+/// `data` is the data pointer of a heap `Str` that is still alive for `'a`.
+#[inline]
+pub(crate) unsafe fn header<'a>(data: *const u8) -> &'a Header {
+    // SAFETY: per the contract the header was initialised by `init_header`
+    // and lives as long as any handle.
+    unsafe { &*data.sub(HEADER).cast::<Header>() }
+}
+
+/// One more handle: one atomic increment.
+///
+/// # Safety
+/// `data` is the data pointer of a live heap `Str`.
+#[inline]
+pub(crate) unsafe fn retain(data: *const u8) {
+    // SAFETY: forwarded contract.
+    let old = unsafe { header(data) }.rc.fetch_add(1, Ordering::Relaxed);
+    // Like `Arc`: more than isize::MAX handles means leaked handles were
+    // being created in a loop; abort instead of risking an overflow.
+    if old > isize::MAX as usize {
+        std::process::abort();
+    }
+}
+
+/// One handle fewer; frees the allocation with the last one.
+///
+/// # Safety
+/// `data` is the data pointer of a live heap `Str` whose handle is being
+/// dropped (and not used again).
+#[inline]
+pub(crate) unsafe fn release(data: *const u8) {
+    // SAFETY: forwarded contract; the handle being dropped still counts.
+    let h = unsafe { header(data) };
+    // Fast path for the sole owner: a count of 1 seen by the only handle
+    // cannot change under us (cloning needs a handle), so no read-modify-
+    // write is needed; Acquire pairs with other handles' Release decrements.
+    if h.rc.load(Ordering::Acquire) != 1 {
+        if h.rc.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        std::sync::atomic::fence(Ordering::Acquire);
+    }
+    let cap = h.cap;
+    // SAFETY: this was the last handle; the allocation was made with `cap`.
+    unsafe { free_data(data.cast_mut(), cap) }
+}
+
+/// The cached content hash, computing and caching it on first use.
+///
+/// # Safety
+/// `data`/`len` are the data pointer and length of a live heap `Str`.
+#[inline]
+pub(crate) unsafe fn content_hash(data: *const u8, len: usize) -> u64 {
+    // SAFETY: forwarded contract.
+    let h = unsafe { header(data) };
+    let cached = h.hash.load(Ordering::Relaxed);
+    if cached != 0 {
+        return cached;
+    }
+    // SAFETY: the bytes are initialised and immutable while handles live.
+    let fresh = crate::hash::hash_bytes(unsafe { std::slice::from_raw_parts(data, len) });
+    // Racing threads compute the same value; Relaxed is enough because the
+    // value is a pure function of immutable bytes.
+    h.hash.store(fresh, Ordering::Relaxed);
+    fresh
+}

@@ -1,0 +1,723 @@
+//! [`Str`]: an immutable, cheaply cloned string value that knows its facts,
+//! and [`StrBuf`], its growable builder.
+//!
+//! # Layout
+//!
+//! A `Str` is 24 bytes (and so is `Option<Str>`). Its last byte, the *tag*,
+//! says which of three representations the other 23 bytes hold:
+//!
+//! ```text
+//!            bytes 0..8        8..16        16..23      23
+//! inline   [ content (up to 23 bytes), zero padded   | 0 S A LLLLL ]  len+1 in L
+//! static   [ ptr -> &'static | len        | 0        | 1 S A 00010 ]
+//! heap     [ ptr -> bytes    | len        | 0        | 1 S A 00001 ]
+//!              |
+//!              v  (one allocation)
+//!   [ rc | hash | len | cap | flags ][ bytes ... ]
+//!   '------- 40-byte header -------'
+//! ```
+//!
+//! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
+//! `inline.rs`, `static_str.rs` and `heap.rs` (one file per
+//! representation) for the details; the tag is never 0, which is
+//! `Option<Str>`'s niche.
+//!
+//! # Facts
+//!
+//! The facts are computed by a fused copy + classify kernel
+//! (`simd/facts.rs`) while the bytes are copied in, never by a second pass;
+//! concatenation (`format!`, `concat!`, [`Str::concat`], [`Str::join`],
+//! [`StrBuf::push_str`]) ANDs the facts of the pieces, so a `Str` piece is
+//! copied with a plain `memcpy`. [`quote_str`] uses `is_json_safe` to write
+//! a string as JSON with one `memcpy` and two quotes.
+//!
+//! # Hash
+//!
+//! [`Str::content_hash`] is the crate's seeded XXH3 of the bytes; heap
+//! strings compute it on first use and cache it in the header. The std
+//! [`Hash`] impl hashes exactly like `str` instead (so `Borrow<str>` lookups
+//! work), and does not use the cache.
+//!
+//! # Testing
+//!
+//! Unit tests of the unsafe parts run under Miri:
+//! `cargo +nightly miri test -p ito --lib -- str:: facts::` (the exhaustive
+//! facts-kernel test is skipped there; a Miri-sized variant runs instead).
+//! Integration tests: `tests/str_alloc.rs` (counting allocator),
+//! `tests/str_model.rs` (model-based proptest against `String`),
+//! `tests/str_format.rs` (`format!` vs `std::format!`),
+//! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//!
+//! # Not built
+//!
+//! - No 24-byte inline form (see `inline.rs` for why 23).
+//! - `From<String>`/`From<Box<str>>` copy: a `String`'s buffer has no room
+//!   for the header in front of the bytes, so reusing it would need a second
+//!   allocation for the header (the `Arc<String>` double indirection the
+//!   single-allocation design exists to avoid). One exact-size copy instead.
+//! - No NEON facts kernel yet (aarch64 runs SWAR).
+
+mod buf;
+#[doc(hidden)]
+pub mod fmt_rt;
+mod heap;
+mod inline;
+mod macros;
+mod static_str;
+mod traits;
+
+pub use buf::StrBuf;
+
+use crate::simd::facts;
+use std::num::NonZeroU64;
+
+/// Longest string stored inline (0 allocations).
+pub const INLINE_CAP: usize = 23;
+
+const FACTS_SHIFT: u32 = 5;
+const NON_INLINE: u8 = 0x80;
+const KIND_HEAP: u8 = 0x01;
+const KIND_STATIC: u8 = 0x02;
+const LEN_MASK: u8 = 0x1F;
+
+/// Bytes 16..24 of a `Str` as one word: inline content bytes 16..23 (or
+/// zero padding) and the tag in byte 23. The tag is never zero, so neither
+/// is the word: that is the `Option<Str>` niche. Keeping these 8 bytes one
+/// machine word (rather than `[u8; 7]` + `u8`) lets every move of a `Str` be
+/// three word copies; a 7-byte array was copied with overlapping 4-byte
+/// moves that defeated store forwarding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+struct Last(NonZeroU64);
+
+impl Last {
+    /// The word holding only `tag` (bytes 16..23 zero).
+    #[inline(always)]
+    const fn with_tag(tag: u8) -> Last {
+        // Memory order: byte 23 is the most significant byte of the
+        // little-endian value.
+        match NonZeroU64::new(u64::to_le((tag as u64) << 56)) {
+            Some(w) => Last(w),
+            None => panic!("zero Str tag"),
+        }
+    }
+    /// The tag (byte 23).
+    #[inline(always)]
+    const fn tag(self) -> u8 {
+        (u64::from_le(self.0.get()) >> 56) as u8
+    }
+}
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct PtrLen {
+    ptr: *const u8,
+    len: usize,
+}
+
+/// The first 16 bytes: inline content or a pointer and a length.
+#[derive(Clone, Copy)]
+#[repr(C)]
+union Head {
+    bytes: [u8; 16],
+    ptr: PtrLen,
+}
+
+/// An immutable UTF-8 string in 24 bytes: inline up to 23 bytes, a borrowed
+/// `&'static str`, or one shared heap allocation. Clone is a copy, free, or
+/// one atomic increment.
+///
+/// It knows whether it [is ASCII](Str::is_ascii) and whether it [is JSON
+/// safe](Str::is_json_safe) without rescanning, and caches its
+/// [content hash](Str::content_hash).
+///
+/// ```
+/// use ito::Str;
+/// let short = Str::from("hi");            // inline, no allocation
+/// let long = Str::from("a string longer than twenty-three bytes"); // one allocation
+/// let copy = long.clone();                 // one atomic increment
+/// assert_eq!(copy, long);
+/// assert!(short.is_inline() && long.is_heap());
+/// assert_eq!(std::mem::size_of::<Option<Str>>(), 24);
+/// ```
+#[repr(C)]
+pub struct Str {
+    head: Head,
+    last: Last,
+}
+
+const _: () = assert!(std::mem::size_of::<Str>() == 24);
+const _: () = assert!(std::mem::size_of::<Option<Str>>() == 24);
+const _: () = assert!(std::mem::align_of::<Str>() == 8);
+
+// SAFETY: a `Str` is immutable content; the heap form is shared through an
+// atomic reference count and an atomic hash cache, like `Arc<str>`.
+unsafe impl Send for Str {}
+// SAFETY: see `Send`; `&Str` only reads immutable bytes and atomics.
+unsafe impl Sync for Str {}
+
+impl Str {
+    /// The empty string (inline, `const`).
+    ///
+    /// ```
+    /// assert!(ito::Str::new().is_empty());
+    /// ```
+    #[inline]
+    pub const fn new() -> Str {
+        Str {
+            head: Head { bytes: [0; 16] },
+            last: Last::with_tag(inline::tag(0, facts::ALL)),
+        }
+    }
+
+    /// Build from a 24-byte inline image.
+    ///
+    /// # Safety
+    /// `raw[23]` is a valid inline tag for some `len <= 23`, `raw[..len]` is
+    /// UTF-8 and the tag's facts are its facts.
+    #[inline(always)]
+    unsafe fn from_inline_raw(raw: [u8; 24]) -> Str {
+        debug_assert!(raw[23] & NON_INLINE == 0 && raw[23] & LEN_MASK != 0);
+        // SAFETY: `Str` is 24 bytes of plain data whose only invariant-bearing
+        // byte is the tag (non-zero, valid per the contract); an inline
+        // `Head` is read only as bytes.
+        unsafe { std::mem::transmute::<[u8; 24], Str>(raw) }
+    }
+
+    /// A heap `Str` over an allocation whose header is initialised.
+    ///
+    /// # Safety
+    /// `data` came from `heap::alloc_data` and has an initialised header
+    /// with a count owned by this handle; `data[..len]` is UTF-8 with
+    /// `facts`.
+    #[inline(always)]
+    unsafe fn from_heap_parts(data: *const u8, len: usize, facts: u8) -> Str {
+        Str {
+            head: Head {
+                ptr: PtrLen { ptr: data, len },
+            },
+            last: Last::with_tag(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
+        }
+    }
+
+    /// Build from UTF-8 `bytes` with one fused copy + classify.
+    ///
+    /// # Safety
+    /// `bytes` is UTF-8.
+    #[inline]
+    unsafe fn from_utf8_unchecked_copy(bytes: &[u8]) -> Str {
+        if bytes.len() <= INLINE_CAP {
+            // SAFETY: length checked; UTF-8 by contract.
+            return unsafe { inline::new_classify(bytes) };
+        }
+        let data = heap::alloc_data(bytes.len());
+        // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
+        let f = unsafe { facts::copy_classify(bytes, data) };
+        // SAFETY: fully written above; header initialised before wrapping.
+        unsafe {
+            heap::init_header(data, bytes.len(), bytes.len(), f);
+            Str::from_heap_parts(data, bytes.len(), f)
+        }
+    }
+
+    /// Copy `s` into a new `Str` (inline when it fits, otherwise one
+    /// allocation of exactly `s.len()` bytes plus the header).
+    ///
+    /// ```
+    /// assert_eq!(ito::Str::from_str_copy("abc"), "abc");
+    /// ```
+    #[inline]
+    pub fn from_str_copy(s: &str) -> Str {
+        // SAFETY: `s` is UTF-8.
+        unsafe { Str::from_utf8_unchecked_copy(s.as_bytes()) }
+    }
+
+    #[inline(always)]
+    fn tag(&self) -> u8 {
+        self.last.tag()
+    }
+
+    /// The facts bits (`facts::ASCII | facts::JSON_SAFE`).
+    #[inline(always)]
+    fn facts(&self) -> u8 {
+        (self.tag() >> FACTS_SHIFT) & facts::ALL
+    }
+
+    /// The content as bytes.
+    ///
+    /// ```
+    /// assert_eq!(ito::Str::from("ab").as_bytes(), b"ab");
+    /// ```
+    #[inline(always)]
+    pub fn as_bytes(&self) -> &[u8] {
+        let tag = self.tag();
+        if tag & NON_INLINE == 0 {
+            let len = (tag & LEN_MASK) as usize - 1;
+            // SAFETY: inline: the first `len <= 23` bytes of the handle are
+            // the initialised content.
+            unsafe { std::slice::from_raw_parts((self as *const Str).cast::<u8>(), len) }
+        } else {
+            // SAFETY: heap/static: `ptr` points at `len` initialised bytes
+            // that live at least as long as this handle.
+            unsafe {
+                let p = self.head.ptr;
+                std::slice::from_raw_parts(p.ptr, p.len)
+            }
+        }
+    }
+
+    /// The content as `&str`.
+    ///
+    /// ```
+    /// assert_eq!(ito::Str::from("ab").as_str(), "ab");
+    /// ```
+    #[inline(always)]
+    pub fn as_str(&self) -> &str {
+        // SAFETY: every constructor stores UTF-8 only.
+        unsafe { std::str::from_utf8_unchecked(self.as_bytes()) }
+    }
+
+    /// Length in bytes.
+    ///
+    /// ```
+    /// assert_eq!(ito::Str::from("héllo").len(), 6);
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        let tag = self.tag();
+        if tag & NON_INLINE == 0 {
+            (tag & LEN_MASK) as usize - 1
+        } else {
+            // SAFETY: heap/static handles hold a `PtrLen`.
+            unsafe { self.head.ptr.len }
+        }
+    }
+
+    /// Whether the string is empty.
+    ///
+    /// ```
+    /// assert!(ito::Str::default().is_empty());
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether every byte is ASCII (cached; no scan).
+    ///
+    /// ```
+    /// assert!(ito::Str::from("abc").is_ascii());
+    /// assert!(!ito::Str::from("é").is_ascii());
+    /// ```
+    #[inline]
+    pub fn is_ascii(&self) -> bool {
+        self.facts() & facts::ASCII != 0
+    }
+
+    /// Whether no byte needs escaping in a JSON string (no `"`, `\` or
+    /// control character below 0x20); cached, no scan.
+    ///
+    /// ```
+    /// assert!(ito::Str::from("plain é").is_json_safe());
+    /// assert!(!ito::Str::from("say \"hi\"").is_json_safe());
+    /// ```
+    #[inline]
+    pub fn is_json_safe(&self) -> bool {
+        self.facts() & facts::JSON_SAFE != 0
+    }
+
+    /// Whether the content is stored inside the handle.
+    ///
+    /// ```
+    /// assert!(ito::Str::from("short").is_inline());
+    /// ```
+    #[inline]
+    pub fn is_inline(&self) -> bool {
+        self.tag() & NON_INLINE == 0
+    }
+
+    /// Whether this handle borrows a `&'static str`.
+    ///
+    /// ```
+    /// assert!(ito::Str::from_static("x").is_static());
+    /// ```
+    #[inline]
+    pub fn is_static(&self) -> bool {
+        self.tag() & (NON_INLINE | LEN_MASK) == NON_INLINE | KIND_STATIC
+    }
+
+    /// Whether this handle shares a heap allocation.
+    ///
+    /// ```
+    /// assert!(ito::Str::from("x".repeat(24).as_str()).is_heap());
+    /// ```
+    #[inline]
+    pub fn is_heap(&self) -> bool {
+        self.tag() & (NON_INLINE | LEN_MASK) == NON_INLINE | KIND_HEAP
+    }
+
+    /// The seeded XXH3-64 hash of the bytes (the crate's `hash_bytes`),
+    /// computed on first use and cached in the heap header; inline and
+    /// static strings compute it on each call. This is the hash the interner
+    /// uses; it is *not* what [`Hash`](std::hash::Hash) feeds a `Hasher`.
+    ///
+    /// ```
+    /// let a = ito::Str::from("the same content, stored on the heap");
+    /// let b = ito::Str::from("the same content, stored on the heap");
+    /// assert_eq!(a.content_hash(), b.content_hash());
+    /// assert_eq!(a.content_hash(), a.content_hash()); // second call: cached
+    /// ```
+    #[inline]
+    pub fn content_hash(&self) -> u64 {
+        if self.is_heap() {
+            // SAFETY: heap handle: ptr/len describe a live allocation.
+            unsafe {
+                let p = self.head.ptr;
+                heap::content_hash(p.ptr, p.len)
+            }
+        } else {
+            crate::hash::hash_bytes(self.as_bytes())
+        }
+    }
+
+    /// Concatenate `pieces` into one `Str`: inline when the total fits,
+    /// otherwise exactly one allocation of exactly the total size. The facts
+    /// are computed while copying.
+    ///
+    /// ```
+    /// let s = ito::Str::concat(&["hello", ", ", "world"]);
+    /// assert_eq!(s, "hello, world");
+    /// ```
+    pub fn concat(pieces: &[&str]) -> Str {
+        let total = pieces
+            .iter()
+            .try_fold(0usize, |acc, p| acc.checked_add(p.len()))
+            .expect("ito::Str::concat: length overflow");
+        let mut w = fmt_rt::Writer::new(total);
+        for p in pieces {
+            w.write_classify(p);
+        }
+        w.finish()
+    }
+
+    /// Join the items of `iter` with `sep`: inline when the result fits,
+    /// otherwise exactly one allocation of exactly the final size.
+    ///
+    /// The items are first collected (to measure before writing): up to 16
+    /// live in a stack array, more spill into a temporary `Vec` of the items
+    /// themselves (one extra, short-lived allocation; the string is still
+    /// allocated once, at its final size).
+    ///
+    /// ```
+    /// let s = ito::Str::join(", ", ["a", "b", "c"]);
+    /// assert_eq!(s, "a, b, c");
+    /// let n = ito::Str::join("-", (1..=3).map(|i| i.to_string()));
+    /// assert_eq!(n, "1-2-3");
+    /// ```
+    pub fn join<I>(sep: &str, iter: I) -> Str
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        let items = fmt_rt::Collected::<I::Item, 16>::collect(iter);
+        let items = items.as_slice();
+        let mut total = sep
+            .len()
+            .checked_mul(items.len().saturating_sub(1))
+            .expect("ito::Str::join: length overflow");
+        for it in items {
+            total = total
+                .checked_add(it.as_ref().len())
+                .expect("ito::Str::join: length overflow");
+        }
+        let mut w = fmt_rt::Writer::new(total);
+        if let Some((first, rest)) = items.split_first() {
+            w.write_classify(first.as_ref());
+            if rest.is_empty() {
+                return w.finish();
+            }
+            // Classify the separator once, then memcpy it each time.
+            let sep_facts = facts::classify(sep.as_bytes());
+            for it in rest {
+                w.write_known(sep, sep_facts);
+                w.write_classify(it.as_ref());
+            }
+        }
+        w.finish()
+    }
+}
+
+/// Copy `src` into `dst[..src.len()]` with a forced facts kernel and return
+/// `(is_ascii, is_json_safe)` of the copied bytes (for tests and benchmarks;
+/// the library dispatches on its own). Kernels the CPU cannot run fall back
+/// to SWAR.
+///
+/// # Panics
+/// If `dst` is shorter than `src`.
+///
+/// ```
+/// for k in ito::Kernel::available() {
+///     let mut dst = [0u8; 5];
+///     assert_eq!(ito::str::copy_facts_with_kernel(k, b"a\"b", &mut dst), (true, false));
+///     assert_eq!(&dst[..3], b"a\"b");
+/// }
+/// ```
+pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8]) -> (bool, bool) {
+    let f = facts::copy_classify_with_kernel(kernel, src, dst);
+    (f & facts::ASCII != 0, f & facts::JSON_SAFE != 0)
+}
+
+/// Append `s` to `dst` as a JSON string literal (with the quotes).
+///
+/// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written with one
+/// `memcpy` between the two quotes, after a single `reserve`; others go
+/// through a correct scalar escaper (`\"`, `\\`, `\b \f \n \r \t`, `\u00XX`
+/// for other control bytes — the same output as `serde_json`).
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::str::quote_str(&mut out, &ito::Str::from("say \"hi\"\n"));
+/// assert_eq!(out, br#""say \"hi\"\n""#);
+/// ```
+#[inline]
+pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
+    if s.is_json_safe() {
+        let bytes = s.as_bytes();
+        let n = bytes.len();
+        dst.reserve(n + 2);
+        let len = dst.len();
+        // SAFETY: `reserve` made room for n + 2 more bytes after `len`; all
+        // of them are written before `set_len`, and `bytes` cannot overlap
+        // `dst`'s spare capacity (it is borrowed from `s`).
+        unsafe {
+            let p = dst.as_mut_ptr().add(len);
+            *p = b'"';
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), p.add(1), n);
+            *p.add(n + 1) = b'"';
+            dst.set_len(len + n + 2);
+        }
+    } else {
+        escape_slow(dst, s.as_bytes());
+    }
+}
+
+#[cold]
+fn escape_slow(dst: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    dst.reserve(bytes.len() + 2);
+    dst.push(b'"');
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x00..=0x1F => &[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xF) as usize],
+            ],
+            _ => continue,
+        };
+        dst.extend_from_slice(&bytes[start..i]);
+        dst.extend_from_slice(esc);
+        start = i + 1;
+    }
+    dst.extend_from_slice(&bytes[start..]);
+    dst.push(b'"');
+}
+
+impl Clone for Str {
+    #[inline]
+    fn clone(&self) -> Str {
+        if self.is_heap() {
+            // SAFETY: heap handle: the allocation is live while `self` is.
+            unsafe { heap::retain(self.head.ptr.ptr) };
+        }
+        // SAFETY: a bitwise copy of the handle is a valid handle once the
+        // count (for heap) has been incremented.
+        unsafe { std::ptr::read(self) }
+    }
+}
+
+impl Drop for Str {
+    #[inline]
+    fn drop(&mut self) {
+        if self.is_heap() {
+            // SAFETY: heap handle being dropped; it owns one count.
+            unsafe { heap::release(self.head.ptr.ptr) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Unit tests of the unsafe parts; these are what Miri runs:
+    //! `cargo +nightly miri test -p ito --lib str`.
+    use super::*;
+
+    fn samples() -> Vec<String> {
+        let mut v: Vec<String> = vec![
+            String::new(),
+            "a".into(),
+            "é✓\"\n".into(),
+            "x".repeat(23),
+            "x".repeat(24),
+            "y\\".repeat(40),
+        ];
+        v.push("long ascii and json safe text, more than 23 bytes".into());
+        v
+    }
+
+    #[test]
+    fn str_content_hash_is_hash_bytes_and_cached() {
+        for s in samples() {
+            let a = Str::from(s.as_str());
+            let want = crate::hash::hash_bytes(s.as_bytes());
+            assert_eq!(a.content_hash(), want);
+            assert_eq!(a.content_hash(), want);
+            if a.is_heap() {
+                // SAFETY: heap handle, alive.
+                let cached = unsafe { heap::header(a.head.ptr.ptr) }
+                    .hash
+                    .load(std::sync::atomic::Ordering::Relaxed);
+                assert_eq!(cached, want);
+            }
+            let b = a.clone();
+            assert_eq!(b.content_hash(), want);
+        }
+        for t in [
+            "",
+            "static",
+            "a static string longer than the inline capacity",
+        ] {
+            let want = crate::hash::hash_bytes(t.as_bytes());
+            assert_eq!(Str::from_static(t).content_hash(), want);
+        }
+    }
+
+    #[test]
+    fn str_inline_facts_every_position() {
+        // The register path masks the zero padding out of the SWAR test:
+        // every length, every position, each special byte.
+        for len in 0..=INLINE_CAP {
+            let base = "a".repeat(len);
+            let check = |s: &str| {
+                let a = Str::from(s);
+                assert_eq!(a.as_str(), s);
+                assert_eq!(a.facts(), facts::classify_scalar(s.as_bytes()), "{s:?}");
+            };
+            check(&base);
+            for pos in 0..len {
+                for sp in ["\"", "\\", "\u{1}", "\u{1f}", " ", "\u{7f}"] {
+                    check(&std::format!("{}{sp}{}", &base[..pos], &base[pos + 1..]));
+                }
+                if pos + 1 < len {
+                    check(&std::format!("{}é{}", &base[..pos], &base[pos + 2..]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn str_representations_round_trip() {
+        for s in samples() {
+            let a = Str::from(s.as_str());
+            assert_eq!(a.as_str(), s);
+            assert_eq!(a.is_inline(), s.len() <= INLINE_CAP);
+            assert_eq!(a.is_heap(), s.len() > INLINE_CAP);
+            assert_eq!(a.facts(), facts::classify_scalar(s.as_bytes()));
+            let clones: Vec<Str> = (0..3).map(|_| a.clone()).collect();
+            drop(a);
+            for c in &clones {
+                assert_eq!(c.as_str(), s);
+            }
+            let o: Option<Str> = Some(clones[0].clone());
+            assert_eq!(o.as_deref(), Some(s.as_str()));
+        }
+    }
+
+    #[test]
+    fn str_buf_grow_freeze_and_drop() {
+        for s in samples() {
+            let mut b = StrBuf::new();
+            for _ in 0..3 {
+                b.push_str(&s);
+                b.push('é');
+            }
+            let want = std::format!("{s}é{s}é{s}é");
+            assert_eq!(b.as_str(), want);
+            let unfrozen = b.clone();
+            let f = b.freeze();
+            assert_eq!(f.as_str(), want);
+            assert_eq!(f.facts(), facts::classify_scalar(want.as_bytes()));
+            let g = f.clone();
+            drop(f);
+            assert_eq!(g.as_str(), want);
+            drop(unfrozen); // dropping an unfrozen buffer frees it
+        }
+        let mut b = StrBuf::with_capacity(100);
+        b.push_str("short");
+        assert!(b.freeze().is_inline()); // heap buffer freed, inline result
+    }
+
+    #[test]
+    fn str_writer_concat_join_and_scratch() {
+        let parts = ["ab", "", "é\"", "a longer piece of text that goes on"];
+        let c = Str::concat(&parts);
+        assert_eq!(c.as_str(), parts.concat());
+        let j = Str::join("::", parts.iter());
+        assert_eq!(j.as_str(), parts.join("::"));
+        let many: Vec<String> = (0..20).map(|i| i.to_string()).collect();
+        assert_eq!(Str::join(",", &many).as_str(), many.join(","));
+        assert_eq!(Str::join(",", Vec::<String>::new()).as_str(), "");
+        // Rendered pieces: stack scratch, then spill.
+        let big = "q".repeat(300);
+        let f = crate::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c');
+        assert_eq!(f.as_str(), std::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c'));
+        // An unfinished writer frees its allocation.
+        let mut w = fmt_rt::Writer::new(40);
+        w.write_known("partial", facts::ALL);
+        drop(w);
+    }
+
+    #[test]
+    #[should_panic(expected = "writer overflow")]
+    fn str_writer_refuses_overflow() {
+        let mut w = fmt_rt::Writer::new(30);
+        w.write_classify(&"o".repeat(31));
+    }
+
+    #[test]
+    fn str_quote() {
+        for s in samples() {
+            let mut out = Vec::new();
+            quote_str(&mut out, &Str::from(s.as_str()));
+            assert_eq!(out, serde_json::to_vec(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn str_threads() {
+        let s = Str::from("a heap string shared across threads");
+        let t: Vec<_> = (0..2)
+            .map(|_| {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    let c = s.clone();
+                    c.content_hash()
+                })
+            })
+            .collect();
+        for h in t {
+            assert_eq!(h.join().unwrap(), s.content_hash());
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! The std traits users expect of a string type, all consistent with `str`.
+
+use super::{facts, inline, Str, StrBuf};
+use std::borrow::{Borrow, Cow};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+impl Deref for Str {
+    type Target = str;
+    #[inline(always)]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Str {
+    #[inline]
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Str {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Borrow<str> for Str {
+    #[inline]
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Default for Str {
+    #[inline]
+    fn default() -> Str {
+        Str::new()
+    }
+}
+
+impl PartialEq for Str {
+    #[inline]
+    fn eq(&self, other: &Str) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialOrd for Str {
+    #[inline]
+    fn partial_cmp(&self, other: &Str) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Str {
+    #[inline]
+    fn cmp(&self, other: &Str) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Str {
+    /// Hashes exactly like `str` (so `HashMap<Str, _>::get(&str)` works);
+    /// the cached [`Str::content_hash`] is a separate, seeded hash.
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+macro_rules! eq_with {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Str {
+            #[inline]
+            fn eq(&self, other: &$t) -> bool {
+                self.as_str() == AsRef::<str>::as_ref(other)
+            }
+        }
+        impl PartialEq<Str> for $t {
+            #[inline]
+            fn eq(&self, other: &Str) -> bool {
+                AsRef::<str>::as_ref(self) == other.as_str()
+            }
+        }
+    )*};
+}
+eq_with!(str, &str, String, Cow<'_, str>);
+
+impl PartialOrd<str> for Str {
+    #[inline]
+    fn partial_cmp(&self, other: &str) -> Option<Ordering> {
+        Some(self.as_str().cmp(other))
+    }
+}
+
+impl PartialOrd<Str> for str {
+    #[inline]
+    fn partial_cmp(&self, other: &Str) -> Option<Ordering> {
+        Some(self.cmp(other.as_str()))
+    }
+}
+
+impl fmt::Display for Str {
+    #[inline]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Debug for Str {
+    #[inline]
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl From<&str> for Str {
+    /// Copy (inline up to 23 bytes, else one exact-size allocation), with
+    /// the facts computed during the copy.
+    #[inline]
+    fn from(s: &str) -> Str {
+        Str::from_str_copy(s)
+    }
+}
+
+impl From<&mut str> for Str {
+    #[inline]
+    fn from(s: &mut str) -> Str {
+        Str::from_str_copy(s)
+    }
+}
+
+impl From<&String> for Str {
+    #[inline]
+    fn from(s: &String) -> Str {
+        Str::from_str_copy(s)
+    }
+}
+
+impl From<String> for Str {
+    /// Copies: a `String`'s buffer has no room for the header, so it cannot
+    /// be reused without a second allocation (see the module docs).
+    #[inline]
+    fn from(s: String) -> Str {
+        Str::from_str_copy(&s)
+    }
+}
+
+impl From<Box<str>> for Str {
+    /// Copies, like `From<String>`.
+    #[inline]
+    fn from(s: Box<str>) -> Str {
+        Str::from_str_copy(&s)
+    }
+}
+
+impl From<Cow<'_, str>> for Str {
+    #[inline]
+    fn from(s: Cow<'_, str>) -> Str {
+        Str::from_str_copy(&s)
+    }
+}
+
+impl From<char> for Str {
+    /// Always inline.
+    #[inline]
+    fn from(c: char) -> Str {
+        let mut buf = [0u8; 4];
+        let s = c.encode_utf8(&mut buf);
+        // SAFETY: at most 4 bytes of UTF-8, with their scalar facts.
+        unsafe { inline::new_known(s.as_bytes(), facts::classify_scalar(s.as_bytes())) }
+    }
+}
+
+impl From<Str> for String {
+    #[inline]
+    fn from(s: Str) -> String {
+        s.as_str().to_owned()
+    }
+}
+
+impl std::str::FromStr for Str {
+    type Err = std::convert::Infallible;
+    #[inline]
+    fn from_str(s: &str) -> Result<Str, Self::Err> {
+        Ok(Str::from_str_copy(s))
+    }
+}
+
+impl FromIterator<char> for Str {
+    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> Str {
+        let mut b = StrBuf::new();
+        b.extend(iter);
+        b.freeze()
+    }
+}
+
+impl<'a> FromIterator<&'a str> for Str {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> Str {
+        let mut b = StrBuf::new();
+        b.extend(iter);
+        b.freeze()
+    }
+}
+
+impl FromIterator<String> for Str {
+    fn from_iter<I: IntoIterator<Item = String>>(iter: I) -> Str {
+        let mut b = StrBuf::new();
+        iter.into_iter().for_each(|s| b.push_str(&s));
+        b.freeze()
+    }
+}
+
+impl FromIterator<Str> for Str {
+    fn from_iter<I: IntoIterator<Item = Str>>(iter: I) -> Str {
+        let mut b = StrBuf::new();
+        iter.into_iter().for_each(|s| b.push_str(&s));
+        b.freeze()
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use super::Str;
+    use serde::de::{self, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    impl Serialize for Str {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+
+    struct StrVisitor;
+
+    impl Visitor<'_> for StrVisitor {
+        type Value = Str;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Str, E> {
+            Ok(Str::from(v))
+        }
+        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Str, E> {
+            std::str::from_utf8(v)
+                .map(Str::from)
+                .map_err(|_| E::invalid_value(de::Unexpected::Bytes(v), &self))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Str {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
+            d.deserialize_str(StrVisitor)
+        }
+    }
+}
