@@ -3,6 +3,8 @@
 //! * [`Interner`]: a thread-safe symbol table, `&str` → [`Sym`] (a
 //!   `NonZeroU32`), append-only. Lookups and [`Interner::resolve`] take no
 //!   lock. [`Interner::freeze`] turns it into a compact read-only [`Frozen`].
+//!   [`Interner::intern_str`] takes a [`Str`](crate::Str) and reuses the
+//!   hash it caches, so a string is hashed once however often it is interned.
 //! * [`Pool`]: collectable interning ([`Interned`] handles compare by
 //!   pointer; an entry leaves the pool when its last handle drops).
 //! * [`Stats`]: what interning a stream of strings would save.

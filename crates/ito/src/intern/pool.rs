@@ -51,7 +51,7 @@ struct Header {
 }
 
 /// Tombstone marker in a table slot (never a real, aligned entry pointer).
-const TOMB: *mut Header = 1 as *mut Header;
+const TOMB: *mut Header = std::ptr::dangling_mut::<Header>();
 
 struct Table {
     slots: Box<[*mut Header]>,

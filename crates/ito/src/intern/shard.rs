@@ -308,7 +308,7 @@ impl Shard {
                 return Probe::Absent;
             }
             hops += 1;
-            if hops % 8 == 0 && self.version.load(Ordering::Acquire) != version {
+            if hops.is_multiple_of(8) && self.version.load(Ordering::Acquire) != version {
                 return Probe::Retry;
             }
             // SAFETY: `next - 1` was published in a link we loaded with
