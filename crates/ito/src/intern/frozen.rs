@@ -37,8 +37,9 @@ impl Offsets {
     }
 }
 
-/// A read-only symbol table made by [`Interner::freeze`]: same symbols, a
-/// third of the memory or less, lookups without any synchronisation.
+/// A read-only symbol table made by [`Interner::freeze`]: same symbols,
+/// less memory (see the [module docs](super#memory-per-entry)), lookups
+/// without any synchronisation.
 ///
 /// ```
 /// let interner = ito::Interner::new();
