@@ -99,9 +99,9 @@ pub(crate) struct Shard {
     len: AtomicU32,
     /// Bytes allocated by this shard (updated by the writer).
     bytes: AtomicUsize,
-    buckets: SegVec<Bucket>,
-    overflow: SegVec<Bucket>,
-    records: SegVec<*const u8>,
+    buckets: SegVec<Bucket, 0>,
+    overflow: SegVec<Bucket, 2>,
+    records: SegVec<*const u8, 4>,
     writer: Mutex<Writer>,
 }
 
@@ -167,9 +167,9 @@ impl Shard {
             sip_key: RandomState::new(),
             len: AtomicU32::new(0),
             bytes: AtomicUsize::new(0),
-            buckets: SegVec::new(0),
-            overflow: SegVec::new(2),
-            records: SegVec::new(4),
+            buckets: SegVec::new(),
+            overflow: SegVec::new(),
+            records: SegVec::new(),
             writer: Mutex::new(Writer {
                 arena: Arena::new(),
                 overflow_len: 0,
