@@ -11,8 +11,11 @@
 //!   byte near the end: miss and hit per string, beside a 1 MiB memcpy.
 //!
 //! Printed sections (custom timing loops, run before criterion unless
-//! `ITO_BENCH_SKIP_CUSTOM` is set or criterion runs in `--test`/`--list` mode):
+//! `ITO_BENCH_SKIP_CUSTOM` is set or criterion runs in `--test`/`--list` mode;
+//! `ITO_BENCH_ONLY=memory|ratios|growth` runs just one of them):
 //! - memory per entry (counting global allocator);
+//! - best-of-25 interleaved hit/miss ratios (single thread, 2 threads,
+//!   1 MiB similar strings): the stable numbers on a noisy host;
 //! - growth: 2,000,000 distinct strings interned one at a time, p99.99 and
 //!   maximum single-insert latency.
 
@@ -935,22 +938,29 @@ fn main() {
     let quick = args.iter().any(|a| a == "--test" || a == "--list");
     let ids = identifiers(6000, 0x1d5);
     let words = twitter_words();
+    // ITO_BENCH_ONLY=memory|ratios|growth runs one printed section and
+    // exits; ITO_BENCH_SKIP_CUSTOM skips them all (criterion only).
+    let only = std::env::var("ITO_BENCH_ONLY").ok();
+    let want = |section: &str| only.as_deref().is_none_or(|o| o == section);
     if !quick && std::env::var_os("ITO_BENCH_SKIP_CUSTOM").is_none() {
         println!("CPU: {}", cpu_name());
-        memory_report(&[
-            ("identifiers (6000)", ids.clone()),
-            ("twitter words", distinct(&words)),
-            ("identifiers (100k)", identifiers(100_000, 7)),
-            ("identifiers (1M)", identifiers(1_000_000, 9)),
-        ]);
-        if std::env::var_os("ITO_BENCH_MEMORY_ONLY").is_some() {
+        if want("memory") {
+            memory_report(&[
+                ("identifiers (6000)", ids.clone()),
+                ("twitter words", distinct(&words)),
+                ("identifiers (100k)", identifiers(100_000, 7)),
+                ("identifiers (1M)", identifiers(1_000_000, 9)),
+            ]);
+        }
+        if want("ratios") {
+            ratio_report(&ids, &words);
+        }
+        if want("growth") {
+            growth_report();
+        }
+        if only.is_some() {
             return;
         }
-        ratio_report(&ids, &words);
-        if std::env::var_os("ITO_BENCH_RATIOS_ONLY").is_some() {
-            return;
-        }
-        growth_report();
     }
     let mut c = Criterion::default().configure_from_args();
     single_thread(&mut c, "identifiers", &ids);
