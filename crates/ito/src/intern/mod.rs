@@ -54,6 +54,16 @@
 //! The live table pays for lock-free reads and never-moving storage;
 //! [`Frozen`] is the compact form once the set is complete.
 //!
+//! ## Worst case
+//! An insert does one probe, one record copy and at most one bucket split
+//! (one chain of ≤ `MAX_CHAIN` entries, moved by stored hash), plus an
+//! occasional allocation that is never copied or zeroed. The `intern` bench
+//! times 2,000,000 distinct inserts one at a time: p99.99 ≈ 15–18 µs, and
+//! the slowest insert not preempted by the scheduler 47 µs in a quiet run
+//! (a few 100–280 µs outliers in noisy runs each coincided with a minor
+//! page fault on a loaded VM), where lasso and string-interner stall for
+//! 0.8–3.5 ms while they rehash every string.
+//!
 //! ## What is not here, and why
 //! * No removal from an [`Interner`]: it is append-only, which is what lets
 //!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
