@@ -8,6 +8,8 @@
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
 //! | [`hex`] | SIMD hex encode/decode |
 //! | [`str`] | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
+//! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signatures (feature `schnorr`), relay text toolkit |
+//! | [`intern`] | thread-safe interning with a bounded worst case ([`Interner`], [`Frozen`]) and collectable interning ([`Pool`]) |
 //!
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
@@ -18,9 +20,14 @@
 #![warn(missing_docs)]
 
 mod hash;
+pub mod hex;
+pub mod intern;
+pub mod json;
+pub mod nostr;
 mod simd;
 pub mod str;
 
+pub use intern::{Frozen, Interned, Interner, Pool, Sym};
 pub use simd::Kernel;
 pub use str::{Str, StrBuf};
 
@@ -28,3 +35,8 @@ pub use str::{Str, StrBuf};
 pub use ito_macros::{concat_impl as __concat_impl, format_impl as __format_impl};
 #[doc(hidden)]
 pub use str::fmt_rt as __rt;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

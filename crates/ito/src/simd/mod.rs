@@ -26,6 +26,8 @@
 use std::fmt;
 
 pub(crate) mod facts;
+pub(crate) mod hex;
+pub(crate) mod json;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///

@@ -1,0 +1,186 @@
+//! String interning with a bounded worst case.
+//!
+//! * [`Interner`]: a thread-safe symbol table, `&str` → [`Sym`] (a
+//!   `NonZeroU32`), append-only. Lookups and [`Interner::resolve`] take no
+//!   lock. [`Interner::freeze`] turns it into a compact read-only [`Frozen`].
+//! * [`Pool`]: collectable interning ([`Interned`] handles compare by
+//!   pointer; an entry leaves the pool when its last handle drops).
+//! * [`Stats`]: what interning a stream of strings would save.
+//!
+//! ## How the interner works
+//! ```text
+//! h      = XXH3-64(bytes, seed)          // every byte, per-process random seed
+//! shard  = h >> 48 & (shards - 1)        // 16 shards by default
+//! probe  : bucket chain of linear-hashing table, slot = h32 << 32 | local+1
+//!          compare h32, then the record's bytes      (no lock)
+//! miss   : lock shard, re-probe, copy bytes to arena,
+//!          publish record pointer, then slot          (Release)
+//!          if entries > 5 × buckets: split ONE bucket (seqlock-guarded)
+//!          if chain > 32 entries: shard switches to SipHash-1-3, rehashes
+//! sym    = (local+1) << log2(shards) | shard
+//! resolve: shard → records[local] → LEB128 length + bytes   (no lock)
+//! ```
+//! The details of the table, its concurrency and the SipHash fallback are in
+//! the `shard` module source; the arena (1 KiB → 32 KiB chunks, records over
+//! 8 KiB in their own allocation) in `arena`; never-moving segmented arrays
+//! in `segvec`.
+//!
+//! Why this shape: lasso and string-interner store no hash, so every probe
+//! compares strings and every resize rehashes all of them (a 2M-entry table
+//! pauses for milliseconds). LuaJIT samples bytes, so similar long strings
+//! collide. Here each string is hashed once, in full; the table keeps 32 bits
+//! of it per entry, compares bytes only on a 32-bit match, and grows one
+//! bucket per insert from stored hashes alone.
+//!
+//! ## Memory per entry
+//! One 8-byte slot in a 64-byte bucket at ~5 entries per bucket (~13 bytes
+//! with overflow buckets), an 8-byte record pointer (segmented array:
+//! ≤ 2× slack, ~11 bytes on average), a 1-byte length prefix (strings under
+//! 128 bytes) and the bytes themselves, in chunks whose unused tail is at
+//! most one chunk per shard. About 25 bytes + the string; the
+//! `intern_memory` test measures it with a counting allocator.
+//!
+//! ## What is not here, and why
+//! * No removal from an [`Interner`]: it is append-only, which is what lets
+//!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
+//!   for strings that come and go.
+//! * No loom model: the readers rely on a sequence lock plus *content
+//!   verification* of every hit, and on memory that is never freed while
+//!   the table lives; loom cannot model the `SegVec` raw allocations without
+//!   rewriting them against its own atomics. The invariants are exercised by
+//!   the multi-threaded stress tests (`tests/intern_concurrency.rs`) and the
+//!   single-threaded unsafe paths under Miri:
+//!   `cargo +nightly miri test -p ito --lib intern` (the unit tests) and
+//!   `cargo +nightly miri test -p ito --test intern_miri`.
+//!
+//! ```
+//! use ito::{Interner, Sym};
+//! let interner = Interner::new();
+//! let words: Vec<Sym> = "a rose is a rose".split(' ').map(|w| interner.intern(w)).collect();
+//! assert_eq!(words[1], words[4]);
+//! assert_eq!(interner.len(), 3);
+//! const _: () = assert!(std::mem::size_of::<Option<Sym>>() == 4);
+//! ```
+
+mod arena;
+mod frozen;
+mod interner;
+mod pool;
+mod segvec;
+mod shard;
+mod stats;
+
+use std::fmt;
+use std::num::NonZeroU32;
+
+pub use frozen::{Frozen, FrozenIter};
+pub use interner::{Builder, Diagnostics, Interner, Iter};
+pub use pool::{Interned, Pool};
+pub use stats::Stats;
+
+/// Longest bucket chain (in entries) a shard tolerates before it switches
+/// from the seeded XXH3 hash to keyed SipHash-1-3 (LuaJIT uses the same
+/// bound).
+///
+/// ```
+/// assert_eq!(ito::intern::MAX_CHAIN, 32);
+/// ```
+pub const MAX_CHAIN: usize = 32;
+
+/// A symbol: the handle of an interned string. A `NonZeroU32`, so
+/// `Option<Sym>` is 4 bytes.
+///
+/// ```
+/// use ito::Sym;
+/// assert_eq!(std::mem::size_of::<Option<Sym>>(), 4);
+/// let interner = ito::Interner::new();
+/// let s = interner.intern("x");
+/// assert_eq!(Sym::from_u32(s.to_u32()), Some(s));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct Sym(NonZeroU32);
+
+const _: () = assert!(std::mem::size_of::<Option<Sym>>() == 4);
+
+impl Sym {
+    #[inline]
+    pub(crate) fn from_raw(raw: u32) -> Sym {
+        match NonZeroU32::new(raw) {
+            Some(n) => Sym(n),
+            None => unreachable!("symbols are never zero"),
+        }
+    }
+
+    /// The symbol as a non-zero integer (for storage or serialisation).
+    ///
+    /// ```
+    /// let s = ito::Interner::new().intern("x");
+    /// assert_ne!(s.to_u32(), 0);
+    /// ```
+    #[inline]
+    pub fn to_u32(self) -> u32 {
+        self.0.get()
+    }
+
+    /// Rebuild a symbol from [`to_u32`](Self::to_u32); `None` for 0.
+    /// Resolving a symbol that its interner never produced panics (or
+    /// returns `None` from `try_resolve`); it is never unsafe.
+    ///
+    /// ```
+    /// assert!(ito::Sym::from_u32(0).is_none());
+    /// assert!(ito::Sym::from_u32(17).is_some());
+    /// ```
+    #[inline]
+    pub fn from_u32(raw: u32) -> Option<Sym> {
+        NonZeroU32::new(raw).map(Sym)
+    }
+}
+
+impl fmt::Debug for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sym({})", self.0)
+    }
+}
+
+/// Why [`Interner::try_intern`] could not intern a string.
+///
+/// ```
+/// let interner = ito::Interner::builder().max_bytes(1).build();
+/// let err = interner.try_intern("abc").unwrap_err();
+/// assert!(err.to_string().contains("cap"));
+/// let _: &dyn std::error::Error = &err;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InternError {
+    /// The byte cap set with [`Builder::max_bytes`] would be exceeded.
+    CapacityExceeded {
+        /// The cap.
+        limit: usize,
+        /// Bytes in use.
+        used: usize,
+        /// Bytes the new string would have needed.
+        needed: usize,
+    },
+    /// The shard's symbol space (2^32 / shards) is exhausted.
+    TooManyStrings,
+}
+
+impl fmt::Display for InternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InternError::CapacityExceeded {
+                limit,
+                used,
+                needed,
+            } => write!(
+                f,
+                "byte cap of {limit} exceeded: {used} bytes in use, {needed} more needed"
+            ),
+            InternError::TooManyStrings => write!(f, "symbol space exhausted"),
+        }
+    }
+}
+
+impl std::error::Error for InternError {}

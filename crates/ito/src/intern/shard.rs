@@ -1,0 +1,651 @@
+//! One shard of the [`Interner`](super::Interner): a linear-hashing table
+//! with lock-free readers, plus the shard's string arena and symbol records.
+//!
+//! ## Table
+//! Buckets are one cache line: seven `AtomicU64` slots and the index of an
+//! overflow bucket. A slot holds `hash32 << 32 | local + 1` (0 = empty);
+//! slots of a chain fill in order, so a reader stops at the first empty one.
+//!
+//! The table grows by *linear hashing* (Litwin, 1980): with `n0 = 2^level`
+//! buckets plus `split` already-split ones, a key lives in bucket
+//! `h & (n0 - 1)`, or `h & (2 n0 - 1)` if that is below `split`. Whenever the
+//! shard holds more than five entries per bucket, the insert that crossed the
+//! line splits exactly one bucket — bucket `split` — moving the entries whose
+//! hash bit `level` is set to the new bucket `n0 + split`. So growth costs
+//! one chain per insert, never a rehash of the table, and reads only the
+//! stored 32-bit hashes, never the strings. Buckets live in a
+//! [`SegVec`](super::segvec::SegVec), so they never move either.
+//!
+//! ## Readers (`find`)
+//! Readers take no lock. A split or rehash moves entries, so the writer wraps
+//! it in a sequence lock (`version` odd while in progress). A reader that
+//! *finds* the key is always right: it compared the full bytes of the
+//! candidate record, and records never change. A reader that does *not* find
+//! it re-reads `version` and retries if a move overlapped the probe. Inserts
+//! that move nothing do not touch `version`: a reader that misses an entry
+//! being inserted concurrently simply ran first. Freed overflow buckets go to
+//! a free list, not back to the allocator, so a reader running behind a
+//! writer reads stale-but-valid memory, never freed memory.
+//!
+//! ## Bounded probing
+//! If an insert finds more than [`MAX_CHAIN`] entries in its chain (random
+//! hashes practically never do: 33+ keys in one bucket whose mean is ~5),
+//! the shard switches to SipHash-1-3 (std's `RandomState`, keyed at random
+//! per shard) and rehashes its entries once — the only operation that reads
+//! stored strings. Keys built to collide under a known XXH3 seed are then
+//! spread by a key the attacker does not know.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::arena::{record_bytes, Arena};
+use super::segvec::SegVec;
+
+/// Slots per bucket (the eighth word holds the overflow link).
+pub(crate) const BUCKET_SLOTS: usize = 7;
+pub(crate) use super::MAX_CHAIN;
+/// Split a bucket while the shard holds more than this many entries per bucket.
+const SPLIT_LOAD: usize = 5;
+/// Highest level: addresses use at most 32 hash bits.
+const MAX_LEVEL: u32 = 31;
+
+#[repr(C, align(64))]
+pub(crate) struct Bucket {
+    slots: [AtomicU64; BUCKET_SLOTS],
+    /// 1 + index of the next overflow bucket, 0 = end of chain.
+    next: AtomicU32,
+    _pad: u32,
+}
+
+/// What a lock-free probe concluded.
+enum Probe {
+    Found(u32),
+    Absent,
+    Retry,
+}
+
+/// Writer-only state, guarded by the shard lock.
+struct Writer {
+    arena: Arena,
+    overflow_len: u32,
+    free_overflow: Vec<u32>,
+    scratch: Vec<u64>,
+    chain: Vec<u32>,
+    probes: u64,
+    splits: u64,
+}
+
+/// A snapshot of one shard's table statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ShardStats {
+    pub(crate) longest_chain: usize,
+    pub(crate) buckets: usize,
+    pub(crate) overflow_buckets: usize,
+    pub(crate) probes: u64,
+    pub(crate) splits: u64,
+    pub(crate) sip: bool,
+}
+
+pub(crate) struct Shard {
+    version: AtomicU64,
+    /// `level << 32 | split`.
+    shape: AtomicU64,
+    sip: AtomicBool,
+    sip_key: RandomState,
+    /// Number of published records (locals `0..len` are readable).
+    len: AtomicU32,
+    /// Bytes allocated by this shard (updated by the writer).
+    bytes: AtomicUsize,
+    buckets: SegVec<Bucket>,
+    overflow: SegVec<Bucket>,
+    records: SegVec<*const u8>,
+    writer: Mutex<Writer>,
+}
+
+#[inline]
+fn address(h32: u32, shape: u64) -> usize {
+    let level = (shape >> 32) as u32;
+    let split = shape as u32 as usize;
+    let n0 = 1usize << level;
+    let a = h32 as usize & (n0 - 1);
+    if a < split {
+        h32 as usize & (2 * n0 - 1)
+    } else {
+        a
+    }
+}
+
+#[inline]
+fn live_buckets(shape: u64) -> usize {
+    (1usize << (shape >> 32)) + shape as u32 as usize
+}
+
+impl Shard {
+    /// A shard pre-sized for about `capacity` entries.
+    pub(crate) fn new(capacity: usize) -> Self {
+        let want = capacity.div_ceil(SPLIT_LOAD).max(1);
+        let level = (usize::BITS - (want - 1).leading_zeros()).min(20);
+        let shard = Shard {
+            version: AtomicU64::new(0),
+            shape: AtomicU64::new(u64::from(level) << 32),
+            sip: AtomicBool::new(false),
+            sip_key: RandomState::new(),
+            len: AtomicU32::new(0),
+            bytes: AtomicUsize::new(0),
+            buckets: SegVec::new(0),
+            overflow: SegVec::new(2),
+            records: SegVec::new(4),
+            writer: Mutex::new(Writer {
+                arena: Arena::new(),
+                overflow_len: 0,
+                free_overflow: Vec::new(),
+                scratch: Vec::new(),
+                chain: Vec::new(),
+                probes: 0,
+                splits: 0,
+            }),
+        };
+        for i in 0..(1usize << level) {
+            let (p, _) = shard.buckets.reserve(i);
+            // SAFETY: `p` points to an element of an allocated segment; an
+            // all-zero bucket is valid (atomics of 0, empty chain).
+            unsafe { p.write_bytes(0, 1) };
+        }
+        shard.update_bytes(&shard.writer.lock().unwrap_or_else(|e| e.into_inner()));
+        shard
+    }
+
+    fn update_bytes(&self, w: &Writer) {
+        let total = self.buckets.allocated_bytes()
+            + self.overflow.allocated_bytes()
+            + self.records.allocated_bytes()
+            + w.arena.allocated_bytes()
+            + (w.free_overflow.capacity() + w.chain.capacity()) * 4
+            + w.scratch.capacity() * 8;
+        self.bytes.store(total, Ordering::Relaxed);
+    }
+
+    /// Bytes allocated by this shard.
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Published entries.
+    #[inline]
+    pub(crate) fn len(&self) -> u32 {
+        self.len.load(Ordering::Acquire)
+    }
+
+    #[inline]
+    fn sip_hash(&self, key: &[u8]) -> u32 {
+        self.sip_key.hash_one(key) as u32
+    }
+
+    /// The bucket with table index `index`.
+    ///
+    /// # Safety
+    /// `index` must be below the live bucket count of a shape the caller
+    /// loaded with `Acquire` (so the bucket was initialised before).
+    #[inline]
+    unsafe fn bucket(&self, index: usize) -> &Bucket {
+        // SAFETY: per the contract the bucket is allocated and initialised.
+        unsafe { &*self.buckets.slot(index) }
+    }
+
+    /// The overflow bucket with index `index`.
+    ///
+    /// # Safety
+    /// `index` must have been published (in a `next` link) by a writer the
+    /// caller synchronised with.
+    #[inline]
+    unsafe fn overflow_bucket(&self, index: u32) -> &Bucket {
+        // SAFETY: per the contract the bucket is allocated and initialised.
+        unsafe { &*self.overflow.slot(index as usize) }
+    }
+
+    /// The bytes of record `local`.
+    ///
+    /// # Safety
+    /// The caller must have synchronised (by an `Acquire` load of `len` or
+    /// of a slot naming `local + 1`) with the writer that published it.
+    #[inline]
+    unsafe fn record(&self, local: u32) -> &[u8] {
+        // SAFETY: the cell was written before the publication the caller
+        // synchronised with, and points to a complete arena record that
+        // lives as long as `self`.
+        unsafe { record_bytes(*self.records.slot(local as usize)) }
+    }
+
+    /// The string of record `local`, if published.
+    #[inline]
+    pub(crate) fn resolve(&self, local: u32) -> Option<&[u8]> {
+        if local < self.len.load(Ordering::Acquire) {
+            // SAFETY: `local < len`, loaded with Acquire, which the writer
+            // stored with Release after writing the record cell.
+            Some(unsafe { self.record(local) })
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn probe(&self, hash: u64, key: &[u8], version: u64) -> Probe {
+        let h32 = if self.sip.load(Ordering::Acquire) {
+            self.sip_hash(key)
+        } else {
+            hash as u32
+        };
+        let shape = self.shape.load(Ordering::Acquire);
+        // SAFETY: `address` is below the live bucket count of `shape`.
+        let mut bucket = unsafe { self.bucket(address(h32, shape)) };
+        let mut hops = 0u32;
+        loop {
+            for slot in &bucket.slots {
+                let x = slot.load(Ordering::Acquire);
+                if x == 0 {
+                    return Probe::Absent;
+                }
+                if (x >> 32) as u32 == h32 {
+                    let local1 = x as u32;
+                    // SAFETY: every slot value was stored with Release after
+                    // its record was published; our Acquire load of `x`
+                    // synchronises with that store.
+                    if unsafe { self.record(local1 - 1) } == key {
+                        return Probe::Found(local1);
+                    }
+                }
+            }
+            let next = bucket.next.load(Ordering::Acquire);
+            if next == 0 {
+                return Probe::Absent;
+            }
+            hops += 1;
+            if hops % 8 == 0 && self.version.load(Ordering::Acquire) != version {
+                return Probe::Retry;
+            }
+            // SAFETY: `next - 1` was published in a link we loaded with
+            // Acquire; overflow buckets are initialised before being linked
+            // and never freed while the shard lives.
+            bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// Lock-free lookup: `Some(local + 1)` if `key` (with default hash
+    /// `hash`) is interned in this shard.
+    #[inline]
+    pub(crate) fn find(&self, hash: u64, key: &[u8]) -> Option<u32> {
+        let mut spins = 0u32;
+        loop {
+            let version = self.version.load(Ordering::Acquire);
+            match self.probe(hash, key, version) {
+                Probe::Found(local1) => return Some(local1),
+                Probe::Absent => {
+                    fence(Ordering::Acquire);
+                    if version & 1 == 0 && self.version.load(Ordering::Relaxed) == version {
+                        return None;
+                    }
+                }
+                Probe::Retry => {}
+            }
+            spins += 1;
+            if spins > 64 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Writer> {
+        // A panic while holding the lock can only come from allocation
+        // failure paths before any shared state is modified.
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn begin_move(&self) {
+        let v = self.version.load(Ordering::Relaxed);
+        self.version.store(v + 1, Ordering::Relaxed);
+        fence(Ordering::Release);
+    }
+
+    fn end_move(&self) {
+        let v = self.version.load(Ordering::Relaxed);
+        self.version.store(v + 1, Ordering::Release);
+    }
+
+    /// Walk the chain of `index` under the lock: `(found, entries, last)`.
+    fn walk(&self, w: &mut Writer, index: usize, h32: u32, key: &[u8]) -> (Option<u32>, usize) {
+        // SAFETY: writer context: `index` is live for the current shape.
+        let mut bucket = unsafe { self.bucket(index) };
+        let mut entries = 0;
+        loop {
+            for slot in &bucket.slots {
+                let x = slot.load(Ordering::Relaxed);
+                if x == 0 {
+                    w.probes += entries as u64;
+                    return (None, entries);
+                }
+                entries += 1;
+                // SAFETY: writer context, the record is published.
+                if (x >> 32) as u32 == h32 && unsafe { self.record(x as u32 - 1) } == key {
+                    w.probes += entries as u64;
+                    return (Some(x as u32), entries);
+                }
+            }
+            let next = bucket.next.load(Ordering::Relaxed);
+            if next == 0 {
+                w.probes += entries as u64;
+                return (None, entries);
+            }
+            // SAFETY: linked overflow buckets are initialised.
+            bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    fn new_overflow(&self, w: &mut Writer) -> u32 {
+        let (index, reused) = match w.free_overflow.pop() {
+            Some(i) => (i, true),
+            None => {
+                let i = w.overflow_len;
+                w.overflow_len += 1;
+                let _ = self.overflow.reserve(i as usize);
+                (i, false)
+            }
+        };
+        let p = self.overflow.slot(index as usize);
+        if reused {
+            // SAFETY: a reused bucket is initialised; stale readers may still
+            // be reading it, so it is cleared with atomic stores.
+            let b = unsafe { &*p };
+            for s in &b.slots {
+                s.store(0, Ordering::Relaxed);
+            }
+            b.next.store(0, Ordering::Relaxed);
+        } else {
+            // SAFETY: the segment was reserved above; the fresh bucket is
+            // unreachable until linked, and all-zero bytes are a valid bucket.
+            unsafe { p.write_bytes(0, 1) };
+        }
+        index
+    }
+
+    /// Append slot value `x` to the chain of bucket `index`.
+    fn append(&self, w: &mut Writer, index: usize, x: u64) {
+        // SAFETY: writer context: `index` is live.
+        let mut bucket = unsafe { self.bucket(index) };
+        loop {
+            for slot in &bucket.slots {
+                if slot.load(Ordering::Relaxed) == 0 {
+                    slot.store(x, Ordering::Release);
+                    return;
+                }
+            }
+            let next = bucket.next.load(Ordering::Relaxed);
+            if next == 0 {
+                let fresh = self.new_overflow(w);
+                // SAFETY: `fresh` was just initialised.
+                let b = unsafe { self.overflow_bucket(fresh) };
+                b.slots[0].store(x, Ordering::Relaxed);
+                bucket.next.store(fresh + 1, Ordering::Release);
+                return;
+            }
+            // SAFETY: linked overflow buckets are initialised.
+            bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// Remove every entry of the chain of bucket `index` into `w.scratch`,
+    /// returning its overflow buckets to the free list. Call inside a move.
+    fn drain_chain(&self, w: &mut Writer, index: usize) {
+        // SAFETY: writer context: `index` is live.
+        let mut bucket = unsafe { self.bucket(index) };
+        loop {
+            for slot in &bucket.slots {
+                let x = slot.load(Ordering::Relaxed);
+                if x != 0 {
+                    w.scratch.push(x);
+                    slot.store(0, Ordering::Relaxed);
+                }
+            }
+            let next = bucket.next.load(Ordering::Relaxed);
+            bucket.next.store(0, Ordering::Relaxed);
+            if next == 0 {
+                return;
+            }
+            w.free_overflow.push(next - 1);
+            // SAFETY: linked overflow buckets are initialised.
+            bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// Split bucket `split`, advancing the shape by one bucket.
+    fn split_one(&self, w: &mut Writer) {
+        let shape = self.shape.load(Ordering::Relaxed);
+        let level = (shape >> 32) as u32;
+        if level >= MAX_LEVEL {
+            return;
+        }
+        let split = shape as u32 as usize;
+        let n0 = 1usize << level;
+        let target = n0 + split;
+        let (p, _) = self.buckets.reserve(target);
+        // SAFETY: `target` is not yet live, so no reader can see it; an
+        // all-zero bucket is valid.
+        unsafe { p.write_bytes(0, 1) };
+        w.scratch.clear();
+        self.begin_move();
+        self.drain_chain(w, split);
+        let next_shape = if split + 1 == n0 {
+            u64::from(level + 1) << 32
+        } else {
+            shape + 1
+        };
+        self.shape.store(next_shape, Ordering::Release);
+        let mut moved = std::mem::take(&mut w.scratch);
+        for &x in &moved {
+            let dest = if (x >> 32) as usize & n0 != 0 {
+                target
+            } else {
+                split
+            };
+            self.append(w, dest, x);
+        }
+        moved.clear();
+        w.scratch = moved;
+        self.end_move();
+        w.splits += 1;
+    }
+
+    /// Switch this shard to SipHash-1-3 and rehash every entry.
+    #[cold]
+    fn switch_to_sip(&self, w: &mut Writer) {
+        let shape = self.shape.load(Ordering::Relaxed);
+        w.scratch.clear();
+        self.begin_move();
+        self.sip.store(true, Ordering::Relaxed);
+        for index in 0..live_buckets(shape) {
+            self.drain_chain(w, index);
+        }
+        let mut all = std::mem::take(&mut w.scratch);
+        for &x in &all {
+            let local1 = x as u32;
+            // SAFETY: writer context, published record.
+            let h32 = self.sip_hash(unsafe { self.record(local1 - 1) });
+            self.append(
+                w,
+                address(h32, shape),
+                (u64::from(h32) << 32) | u64::from(local1),
+            );
+        }
+        all.clear();
+        w.scratch = all;
+        self.end_move();
+    }
+
+    /// Insert `key` (default hash `hash`) unless present; `max_local1` is the
+    /// largest `local + 1` the symbol encoding allows, `budget` the bytes
+    /// this insert may allocate (checked before anything changes).
+    ///
+    /// Returns `Ok(local + 1)`, or `Err(needed bytes)` if the budget is too
+    /// small, or `Err(0)` if the shard is full.
+    pub(crate) fn insert(
+        &self,
+        hash: u64,
+        key: &[u8],
+        max_local1: u32,
+        budget: Option<&dyn Fn(usize) -> bool>,
+    ) -> Result<u32, usize> {
+        let mut guard = self.lock();
+        let w = &mut *guard;
+        let mut h32 = if self.sip.load(Ordering::Relaxed) {
+            self.sip_hash(key)
+        } else {
+            hash as u32
+        };
+        let mut index = address(h32, self.shape.load(Ordering::Relaxed));
+        let (found, entries) = self.walk(w, index, h32, key);
+        if let Some(local1) = found {
+            return Ok(local1);
+        }
+        let local = self.len.load(Ordering::Relaxed);
+        if local + 1 > max_local1 {
+            return Err(0);
+        }
+        if let Some(fits) = budget {
+            let needed = w.arena.cost(key.len()) + 16;
+            if !fits(needed) {
+                return Err(needed);
+            }
+        }
+        if entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed) {
+            self.switch_to_sip(w);
+            h32 = self.sip_hash(key);
+            index = address(h32, self.shape.load(Ordering::Relaxed));
+        }
+        let record = w.arena.push(key);
+        let (cell, _) = self.records.reserve(local as usize);
+        // SAFETY: `cell` is in an allocated segment and not yet published
+        // (`local >= len`), so no reader looks at it.
+        unsafe { cell.write(record) };
+        self.len.store(local + 1, Ordering::Release);
+        self.append(w, index, (u64::from(h32) << 32) | u64::from(local + 1));
+        let shape = self.shape.load(Ordering::Relaxed);
+        if (local as usize + 1) > live_buckets(shape) * SPLIT_LOAD {
+            self.split_one(w);
+        }
+        self.update_bytes(w);
+        Ok(local + 1)
+    }
+
+    /// Table statistics (walks every chain under the lock).
+    pub(crate) fn stats(&self) -> ShardStats {
+        let w = self.lock();
+        let shape = self.shape.load(Ordering::Relaxed);
+        let mut longest = 0;
+        for index in 0..live_buckets(shape) {
+            // SAFETY: writer context, live bucket.
+            let mut bucket = unsafe { self.bucket(index) };
+            let mut entries = 0;
+            loop {
+                entries += bucket
+                    .slots
+                    .iter()
+                    .filter(|s| s.load(Ordering::Relaxed) != 0)
+                    .count();
+                let next = bucket.next.load(Ordering::Relaxed);
+                if next == 0 {
+                    break;
+                }
+                // SAFETY: linked overflow buckets are initialised.
+                bucket = unsafe { self.overflow_bucket(next - 1) };
+            }
+            longest = longest.max(entries);
+        }
+        ShardStats {
+            longest_chain: longest,
+            buckets: live_buckets(shape),
+            overflow_buckets: w.overflow_len as usize - w.free_overflow.len(),
+            probes: w.probes,
+            splits: w.splits,
+            sip: self.sip.load(Ordering::Relaxed),
+        }
+    }
+
+    /// `(hash32, local + 1)` of every entry, and whether the hashes are
+    /// SipHash values rather than the default hash (for `freeze`).
+    pub(crate) fn entries(&self, out: &mut Vec<(u32, u32)>) -> bool {
+        let _w = self.lock();
+        let shape = self.shape.load(Ordering::Relaxed);
+        for index in 0..live_buckets(shape) {
+            // SAFETY: writer context, live bucket.
+            let mut bucket = unsafe { self.bucket(index) };
+            loop {
+                for s in &bucket.slots {
+                    let x = s.load(Ordering::Relaxed);
+                    if x != 0 {
+                        out.push(((x >> 32) as u32, x as u32));
+                    }
+                }
+                let next = bucket.next.load(Ordering::Relaxed);
+                if next == 0 {
+                    break;
+                }
+                // SAFETY: linked overflow buckets are initialised.
+                bucket = unsafe { self.overflow_bucket(next - 1) };
+            }
+        }
+        self.sip.load(Ordering::Relaxed)
+    }
+}
+
+// SAFETY: the record cells are raw pointers into the shard's own arena
+// (owned, freed only on drop) and are written only under the lock before
+// being published with Release; every other field is atomic or locked.
+unsafe impl Send for Shard {}
+// SAFETY: as above: shared access reads published, immutable records.
+unsafe impl Sync for Shard {}
+// SAFETY: the writer state owns its arena and vectors; it is only accessed
+// under the shard mutex.
+unsafe impl Send for Writer {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn address_covers_live_buckets() {
+        for level in 0..6u32 {
+            let n0 = 1usize << level;
+            for split in 0..n0 {
+                let shape = (u64::from(level) << 32) | split as u64;
+                for h in 0..512u32 {
+                    assert!(address(h, shape) < live_buckets(shape));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn insert_find_split() {
+        let shard = Shard::new(0);
+        let keys: Vec<String> = (0..5000).map(|i| format!("key{i}")).collect();
+        for (i, k) in keys.iter().enumerate() {
+            let h = crate::hash::hash_bytes(k.as_bytes());
+            assert_eq!(shard.find(h, k.as_bytes()), None);
+            let l = shard.insert(h, k.as_bytes(), u32::MAX, None).unwrap();
+            assert_eq!(l, i as u32 + 1);
+            assert_eq!(shard.find(h, k.as_bytes()), Some(l));
+        }
+        for (i, k) in keys.iter().enumerate() {
+            let h = crate::hash::hash_bytes(k.as_bytes());
+            assert_eq!(shard.find(h, k.as_bytes()), Some(i as u32 + 1));
+            assert_eq!(shard.resolve(i as u32), Some(k.as_bytes()));
+        }
+        let stats = shard.stats();
+        assert!(stats.buckets >= 5000 / SPLIT_LOAD);
+        assert!(!stats.sip);
+        assert!(stats.longest_chain <= MAX_CHAIN);
+    }
+}

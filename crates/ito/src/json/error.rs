@@ -1,0 +1,124 @@
+//! The error type of the JSON string codec.
+
+use std::fmt;
+
+/// What went wrong; see [`Error`] for where.
+///
+/// ```
+/// use ito::json::{unescape, ErrorKind};
+/// let err = unescape(&mut Vec::new(), br"ab\q").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::InvalidEscape(b'q'));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The bytes at the offset are not valid UTF-8.
+    InvalidUtf8,
+    /// A raw control character (below U+0020), which JSON requires to be
+    /// escaped inside strings.
+    ControlCharacter(u8),
+    /// A raw `"` inside the text of a string ([`unescape`](super::unescape)
+    /// takes the text *between* the quotes).
+    UnescapedQuote,
+    /// A backslash followed by a byte that does not start a JSON escape.
+    InvalidEscape(u8),
+    /// `\u` not followed by four hexadecimal digits.
+    InvalidUnicodeEscape,
+    /// A `\uXXXX` escape of a UTF-16 surrogate that is not part of a
+    /// high-low pair.
+    LoneSurrogate(u16),
+    /// The input ends in the middle of an escape.
+    UnexpectedEnd,
+    /// [`unquote`](super::unquote) input that does not start with `"`.
+    MissingQuote,
+    /// [`unquote`](super::unquote) input without a closing `"`.
+    Unterminated,
+}
+
+/// An error of the JSON string codec: a byte offset into the input and an
+/// [`ErrorKind`].
+///
+/// Its `Display` is a sentence meant for people:
+///
+/// ```
+/// use ito::json::unescape;
+/// let err = unescape(&mut Vec::new(), br"tab\qed").unwrap_err();
+/// assert_eq!(err.offset(), 3);
+/// assert_eq!(err.to_string(), r"invalid escape `\q` at byte 3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    offset: usize,
+    kind: ErrorKind,
+}
+
+impl Error {
+    #[inline]
+    pub(crate) fn new(offset: usize, kind: ErrorKind) -> Self {
+        Error { offset, kind }
+    }
+
+    /// Offset in bytes, from the start of the input passed to the function
+    /// that failed, of the first byte of the offending sequence (or the
+    /// input length when the input ended too early).
+    ///
+    /// ```
+    /// let err = ito::json::unquote(b"\"abc").unwrap_err();
+    /// assert_eq!(err.offset(), 4);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What went wrong.
+    ///
+    /// ```
+    /// use ito::json::{unquote, ErrorKind};
+    /// assert_eq!(unquote(b"abc").unwrap_err().kind(), ErrorKind::MissingQuote);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+/// The problem alone, without its position (for tools that print their own
+/// `file:line:col:` prefix).
+///
+/// ```
+/// use ito::json::ErrorKind;
+/// assert_eq!(ErrorKind::InvalidEscape(b'q').to_string(), r"invalid escape `\q`");
+/// ```
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            ErrorKind::ControlCharacter(b) => {
+                write!(f, "raw control character U+{b:04X} (it must be escaped)")
+            }
+            ErrorKind::UnescapedQuote => f.write_str("unescaped `\"`"),
+            ErrorKind::InvalidEscape(c) if c.is_ascii_graphic() => {
+                write!(f, "invalid escape `\\{}`", c as char)
+            }
+            ErrorKind::InvalidEscape(c) => {
+                write!(f, "invalid escape: `\\` followed by byte 0x{c:02X}")
+            }
+            ErrorKind::InvalidUnicodeEscape => {
+                f.write_str("malformed unicode escape (`\\u` needs four hex digits)")
+            }
+            ErrorKind::LoneSurrogate(u) => write!(f, "unpaired surrogate `\\u{u:04X}`"),
+            ErrorKind::UnexpectedEnd => f.write_str("input ends inside an escape"),
+            ErrorKind::MissingQuote => f.write_str("expected an opening `\"`"),
+            ErrorKind::Unterminated => {
+                f.write_str("unterminated string: no closing `\"` before the end of input")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.offset)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,597 @@
+//! JSON string literals: render strings as JSON ([`quote`], [`escape`]) and
+//! read them back ([`unquote`], [`unescape`]), with one-pass SIMD kernels.
+//!
+//! ```
+//! use ito::json;
+//! let mut out = Vec::new();
+//! json::quote(&mut out, "say \"hi\"\n");
+//! assert_eq!(out, br#""say \"hi\"\n""#);
+//!
+//! let (value, used) = json::unquote(&out).unwrap();
+//! assert_eq!(value, "say \"hi\"\n");
+//! assert_eq!(used, out.len());
+//! ```
+//!
+//! # Policy
+//!
+//! [`quote`]/[`escape`] use RFC 8259's minimal escaping, byte for byte what
+//! `serde_json` writes: `\"`, `\\`, `\b \f \n \r \t`, every other byte below
+//! 0x20 as lowercase `\u00xx`, everything else verbatim. [`Options`] opts into
+//! more (ASCII-only output, `\/`, HTML- and JavaScript-safe output, DEL/C1,
+//! uppercase hex).
+//!
+//! Decoding ([`unescape`], [`unquote`]) accepts exactly RFC 8259 string
+//! contents: raw control characters, unknown escapes, malformed `\u`, lone
+//! surrogate escapes, a raw `"` inside the text and invalid UTF-8 are
+//! errors naming the byte offset ([`Error`]). [`unescape_with`] can replace
+//! invalid UTF-8 and lone surrogates with U+FFFD, or keep lone surrogates as
+//! WTF-8.
+//!
+//! JSONTestSuite's implementation-defined (`i_string_*`) cases, and what ito
+//! does with each (tested in `tests/json_testsuite.rs`):
+//!
+//! | case | default | `replace_invalid` | `wtf8` |
+//! |---|---|---|---|
+//! | lone or unpaired surrogate escapes (`1st_surrogate_but_2nd_missing`, `1st_valid_surrogate_2nd_invalid`, `incomplete_surrogate_and_escape_valid`, `incomplete_surrogate_pair`, `incomplete_surrogates_escape_valid`, `invalid_lonely_surrogate`, `invalid_surrogate`, `inverted_surrogates_U+1D11E`, `lone_second_surrogate`) | error `LoneSurrogate` | U+FFFD per lone surrogate | the surrogate's WTF-8 bytes |
+//! | invalid UTF-8 bytes (`UTF-8_invalid_sequence`, `UTF8_surrogate_U+D800`, `invalid_utf-8`, `iso_latin_1`, `lone_utf8_continuation_byte`, `not_in_unicode_range`, `overlong_sequence_*`, `truncated-utf-8`) | error `InvalidUtf8` | U+FFFD per maximal invalid subpart (as `String::from_utf8_lossy`) | error `InvalidUtf8` |
+//! | UTF-16 documents (`UTF-16LE_with_BOM`, `utf16BE_no_BOM`, `utf16LE_no_BOM`) | rejected: ito reads UTF-8 only, the string does not start with `"` or holds raw NUL bytes | same | same |
+//!
+//! # How it works
+//!
+//! Escaping and unescaping both hunt for the same bytes (`"`, `\`, and the
+//! controls below 0x20), and both are one pass over the input:
+//!
+//! ```text
+//! loop:
+//!     load a block (16/32/64 bytes), store it to dst unconditionally
+//!     mask = which bytes are special
+//!     if mask == 0: advance a whole block
+//!     else: advance to the first special byte, escape (or decode) it,
+//!           continue right after it
+//! ```
+//!
+//! Clean text costs a load, a store and three compares per block. Kernels
+//! exist for AVX-512BW, AVX2, SSE2 (x86_64), NEON (aarch64) and portable
+//! 8-byte SWAR; the best is detected once and cached. Inputs of at most 16
+//! bytes (the median JSON string is shorter) are checked with two
+//! overlapping 8-byte loads in the inlined entry point and copied without
+//! any dispatch. Tails never read past the input: masked loads on AVX-512,
+//! overlapping reloads or a padded copy elsewhere. `dst` grows by what the
+//! next block needs (amortised by `Vec`), never by 6× the input up front.
+//! [`unescape`] checks UTF-8 run by run: runs between escapes that contained
+//! a byte >= 0x80 (a flag kept by the kernel) go through
+//! `std::str::from_utf8`, pure-ASCII runs are not looked at again.
+//! [`quote_bytes`] validates inside the escaping loop: bytes >= 0x80 join
+//! the mask, and each non-ASCII run is walked sequence by sequence.
+//!
+//! The `*_with_kernel` functions force one kernel, for tests and benchmarks;
+//! [`Kernel::Scalar`] is a plain byte-at-a-time reference.
+//!
+//! Not built: the [`Options`] policies have no vector kernels of their own
+//! (a table-driven scalar loop that copies clean runs in bulk; they are
+//! rarely hot), and UTF-8 validation of non-ASCII runs is `std`'s (or a
+//! sequence walk), not a SIMD validator.
+
+mod error;
+mod literals;
+mod options;
+mod policy;
+
+use std::borrow::Cow;
+
+pub use crate::str::quote_str;
+pub use error::{Error, ErrorKind};
+pub use literals::{literals, Literals};
+pub use options::Options;
+
+use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
+use crate::Kernel;
+
+/// Writes a clean input of at most 16 bytes (optionally quoted) with
+/// overlapping loads and stores and no dispatch; `false` (nothing written)
+/// if the input is longer or has a byte that needs escaping.
+#[inline(always)]
+fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    let n = b.len();
+    if n > 16 {
+        return false;
+    }
+    let p = b.as_ptr();
+    let q = QUOTES as usize;
+    let read8 = |at: usize| -> u64 {
+        // SAFETY: callers pass at + 8 <= n.
+        u64::from_le_bytes(unsafe { (p.add(at) as *const [u8; 8]).read_unaligned() })
+    };
+    let read4 = |at: usize| -> u32 {
+        // SAFETY: callers pass at + 4 <= n.
+        u32::from_le_bytes(unsafe { (p.add(at) as *const [u8; 4]).read_unaligned() })
+    };
+    if n >= 8 {
+        let (lo, hi) = (read8(0), read8(n - 8));
+        if swar_special(lo) | swar_special(hi) != 0 {
+            return false;
+        }
+        dst.reserve(n + 2 * q);
+        // SAFETY: n + 2q bytes of spare capacity were reserved; the two
+        // 8-byte stores cover [q, q + n) (overlapping when n < 16).
+        unsafe {
+            let o = dst.as_mut_ptr().add(dst.len());
+            if QUOTES {
+                *o = b'"';
+                *o.add(q + n) = b'"';
+            }
+            (o.add(q) as *mut [u8; 8]).write_unaligned(lo.to_le_bytes());
+            (o.add(q + n - 8) as *mut [u8; 8]).write_unaligned(hi.to_le_bytes());
+            dst.set_len(dst.len() + n + 2 * q);
+        }
+    } else if n >= 4 {
+        let (lo, hi) = (read4(0), read4(n - 4));
+        if swar_special(lo as u64 | (hi as u64) << 32) != 0 {
+            return false;
+        }
+        dst.reserve(n + 2 * q);
+        // SAFETY: as above, with two 4-byte stores covering [q, q + n).
+        unsafe {
+            let o = dst.as_mut_ptr().add(dst.len());
+            if QUOTES {
+                *o = b'"';
+                *o.add(q + n) = b'"';
+            }
+            (o.add(q) as *mut [u8; 4]).write_unaligned(lo.to_le_bytes());
+            (o.add(q + n - 4) as *mut [u8; 4]).write_unaligned(hi.to_le_bytes());
+            dst.set_len(dst.len() + n + 2 * q);
+        }
+    } else {
+        // 0..=3 bytes: first, middle and last byte (some coincide).
+        let (x0, x1, x2) = if n == 0 {
+            (b' ', b' ', b' ')
+        } else {
+            (b[0], b[n / 2], b[n - 1])
+        };
+        let word = u64::from_le_bytes([x0, x1, x2, b' ', b' ', b' ', b' ', b' ']);
+        if swar_special(word) != 0 {
+            return false;
+        }
+        dst.reserve(n + 2 * q);
+        // SAFETY: n + 2q bytes reserved; the byte stores stay in [q, q + n)
+        // and the quotes at 0 and q + n exist only when QUOTES.
+        unsafe {
+            let o = dst.as_mut_ptr().add(dst.len());
+            if QUOTES {
+                *o = b'"';
+                *o.add(q + n) = b'"';
+            }
+            if n > 0 {
+                *o.add(q) = x0;
+                *o.add(q + n / 2) = x1;
+                *o.add(q + n - 1) = x2;
+            }
+            dst.set_len(dst.len() + n + 2 * q);
+        }
+    }
+    true
+}
+
+#[inline(never)]
+fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
+    dst.reserve(b.len() + 2);
+    dst.push(b'"');
+    // SAFETY: the table comes from `best()`, which only returns kernels the
+    // CPU supports.
+    unsafe { (kernels::best().escape)(dst, b) };
+    dst.push(b'"');
+}
+
+#[inline(never)]
+fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
+    // SAFETY: `best()` only returns kernels the CPU supports.
+    unsafe { (kernels::best().escape)(dst, b) };
+}
+
+/// Appends `s` as a JSON string literal (with quotes), using RFC 8259's
+/// minimal escaping; the bytes equal `serde_json`'s for every `&str`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::json::quote(&mut out, "tab\there, é, \u{1}");
+/// assert_eq!(out, "\"tab\\there, é, \\u0001\"".as_bytes());
+/// ```
+#[inline]
+pub fn quote(dst: &mut Vec<u8>, s: &str) {
+    if short_clean::<true>(dst, s.as_bytes()) {
+        return;
+    }
+    quote_long(dst, s.as_bytes());
+}
+
+/// Appends the escaped text of `s` without the surrounding quotes (the
+/// inside of [`quote`]'s output).
+///
+/// ```
+/// let mut out = b"key: ".to_vec();
+/// ito::json::escape(&mut out, "a\\b");
+/// assert_eq!(out, br"key: a\\b");
+/// ```
+#[inline]
+pub fn escape(dst: &mut Vec<u8>, s: &str) {
+    if short_clean::<false>(dst, s.as_bytes()) {
+        return;
+    }
+    escape_long(dst, s.as_bytes());
+}
+
+/// The default escaping on arbitrary bytes: `"`, `\` and controls escaped,
+/// bytes >= 0x80 copied verbatim with no UTF-8 check. This is NIP-01's
+/// escaping for Nostr events; for text, use [`escape`].
+#[inline]
+#[allow(dead_code)]
+pub(crate) fn escape_bytes(dst: &mut Vec<u8>, src: &[u8]) {
+    if short_clean::<false>(dst, src) {
+        return;
+    }
+    escape_long(dst, src);
+}
+
+/// Whether [`escape`] would change `s`, i.e. whether it holds a `"`, a `\`
+/// or a byte below 0x20. (Bytes >= 0x80 are not checked for UTF-8.)
+///
+/// ```
+/// assert!(!ito::json::needs_escape(b"plain text, \xC3\xA9"));
+/// assert!(ito::json::needs_escape(b"line\n"));
+/// ```
+#[inline]
+pub fn needs_escape(s: &[u8]) -> bool {
+    if s.len() <= 16 {
+        return s.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20);
+    }
+    // SAFETY: `best()` only returns kernels the CPU supports.
+    unsafe { (kernels::best().scan)(s).0 < s.len() }
+}
+
+/// Appends `s` as a JSON string literal under `options` (see [`Options`]).
+/// `Options::default()` gives exactly [`quote`]'s output, through the same
+/// kernels.
+///
+/// ```
+/// use ito::json::{quote_with, Options};
+/// let mut out = Vec::new();
+/// quote_with(&mut out, "</script>😀", &Options::new().escape_slash(true).ascii_only(true));
+/// assert_eq!(out, br#""<\/script>\ud83d\ude00""#);
+/// ```
+pub fn quote_with(dst: &mut Vec<u8>, s: &str, options: &Options) {
+    if options.default_escaping() {
+        return quote(dst, s);
+    }
+    dst.push(b'"');
+    // A &str is valid UTF-8, so the policy path cannot fail.
+    let _ = policy::escape_policy(dst, s.as_bytes(), options);
+    dst.push(b'"');
+}
+
+/// [`escape`] under `options`: [`quote_with`] without the quotes.
+///
+/// ```
+/// use ito::json::{escape_with, Options};
+/// let mut out = Vec::new();
+/// escape_with(&mut out, "a&b", &Options::new().html_safe(true));
+/// assert_eq!(out, br"a\u0026b");
+/// ```
+pub fn escape_with(dst: &mut Vec<u8>, s: &str, options: &Options) {
+    if options.default_escaping() {
+        return escape(dst, s);
+    }
+    let _ = policy::escape_policy(dst, s.as_bytes(), options);
+}
+
+/// Appends `s`, which is not known to be UTF-8, as a JSON string literal
+/// under `options`, validating UTF-8 in the same pass.
+///
+/// Invalid UTF-8 is an [`ErrorKind::InvalidUtf8`] error at the offset of
+/// the first bad byte (and `dst` is left as it was), or U+FFFD per maximal
+/// invalid subpart with [`Options::replace_invalid`].
+///
+/// ```
+/// use ito::json::{quote_bytes, ErrorKind, Options};
+/// let mut out = Vec::new();
+/// let err = quote_bytes(&mut out, b"ok\xFFno", &Options::default()).unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (2, ErrorKind::InvalidUtf8));
+/// assert!(out.is_empty());
+///
+/// quote_bytes(&mut out, b"ok\xFFno", &Options::new().replace_invalid(true)).unwrap();
+/// assert_eq!(out, "\"ok\u{FFFD}no\"".as_bytes());
+/// ```
+pub fn quote_bytes(dst: &mut Vec<u8>, s: &[u8], options: &Options) -> Result<(), Error> {
+    quote_bytes_impl(kernels::best(), dst, s, options)
+}
+
+fn quote_bytes_impl(
+    k: &Kernels,
+    dst: &mut Vec<u8>,
+    s: &[u8],
+    options: &Options,
+) -> Result<(), Error> {
+    let start = dst.len();
+    dst.reserve(s.len() + 2);
+    dst.push(b'"');
+    let result = if options.default_escaping() {
+        // SAFETY: `k` comes from `best()` or `kernels_for`, which only return
+        // kernels the CPU supports.
+        unsafe { (k.escape_utf8)(dst, s, options.replace_invalid) }
+    } else {
+        policy::escape_policy(dst, s, options)
+    };
+    match result {
+        Ok(()) => {
+            dst.push(b'"');
+            Ok(())
+        }
+        Err(e) => {
+            dst.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// Appends the decoded value of `src`, the text between a JSON string's
+/// quotes, to `dst`.
+///
+/// Every JSON escape is decoded, surrogate pairs included. Raw control
+/// characters, a raw `"`, unknown escapes, malformed `\u`, lone surrogates
+/// and invalid UTF-8 are errors (and `dst` is left as it was); see
+/// [`unescape_with`] for lenient decoding. On success the appended bytes are
+/// valid UTF-8.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::json::unescape(&mut out, br"caf\u00e9 \ud83d\ude00\n").unwrap();
+/// assert_eq!(out, "café 😀\n".as_bytes());
+///
+/// let err = ito::json::unescape(&mut out, br"bad \x").unwrap_err();
+/// assert_eq!(err.to_string(), r"invalid escape `\x` at byte 4");
+/// ```
+#[inline]
+pub fn unescape(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
+    unescape_impl(kernels::best(), dst, src, &Options::new())
+}
+
+/// [`unescape`] with lenient decoding: [`Options::replace_invalid`] turns
+/// invalid UTF-8 and lone surrogate escapes into U+FFFD;
+/// [`Options::wtf8`] keeps lone surrogates as WTF-8 (the output is then not
+/// necessarily UTF-8). The escaping fields of `options` are ignored. Syntax
+/// errors (control characters, bad escapes, raw quotes) are still errors.
+///
+/// ```
+/// use ito::json::{unescape_with, Options};
+/// let mut out = Vec::new();
+/// unescape_with(&mut out, br"\ud800!", &Options::new().replace_invalid(true)).unwrap();
+/// assert_eq!(out, "\u{FFFD}!".as_bytes());
+///
+/// out.clear();
+/// unescape_with(&mut out, br"\ud800", &Options::new().wtf8(true)).unwrap();
+/// assert_eq!(out, b"\xED\xA0\x80");
+/// ```
+pub fn unescape_with(dst: &mut Vec<u8>, src: &[u8], options: &Options) -> Result<(), Error> {
+    unescape_impl(kernels::best(), dst, src, options)
+}
+
+fn unescape_impl(
+    k: &Kernels,
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    options: &Options,
+) -> Result<(), Error> {
+    let start = dst.len();
+    let mode = UnescapeMode {
+        replace: options.replace_invalid,
+        wtf8: options.wtf8,
+        stop_at_quote: false,
+    };
+    // SAFETY: `k` only ever comes from `best()`/`kernels_for`, which return
+    // kernels the CPU supports.
+    match unsafe { (k.unescape)(dst, src, 0, mode) } {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            dst.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// Reads one JSON string literal from the start of `src` (which must begin
+/// with `"`), returning its value and the number of bytes consumed through
+/// the closing quote. Bytes after the closing quote are not looked at.
+///
+/// When the literal has no escapes the value borrows from `src` and nothing
+/// is allocated. Errors as in [`unescape`], plus [`ErrorKind::MissingQuote`]
+/// and [`ErrorKind::Unterminated`]; offsets count from the start of `src`.
+///
+/// ```
+/// use std::borrow::Cow;
+/// let (v, used) = ito::json::unquote(br#""plain", 1]"#).unwrap();
+/// assert!(matches!(v, Cow::Borrowed("plain")));
+/// assert_eq!(used, 7);
+///
+/// let (v, used) = ito::json::unquote(br#""a\"b""#).unwrap();
+/// assert_eq!((v.as_ref(), used), ("a\"b", 6));
+/// ```
+pub fn unquote(src: &[u8]) -> Result<(Cow<'_, str>, usize), Error> {
+    unquote_impl(kernels::best(), src)
+}
+
+#[inline]
+fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize), Error> {
+    let Some((&b'"', body)) = src.split_first() else {
+        return Err(Error::new(0, ErrorKind::MissingQuote));
+    };
+    let shift = |e: Error| Error::new(e.offset() + 1, e.kind());
+    // SAFETY: `k` only ever comes from `best()`/`kernels_for`.
+    let (i, hi) = unsafe { (k.scan)(body) };
+    match body.get(i) {
+        None => {
+            if hi {
+                if let Err(e) = std::str::from_utf8(body) {
+                    return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
+                }
+            }
+            Err(Error::new(src.len(), ErrorKind::Unterminated))
+        }
+        Some(b'"') => {
+            let text = &body[..i];
+            let value = if hi {
+                std::str::from_utf8(text)
+                    .map_err(|e| Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8))?
+            } else {
+                // SAFETY: `hi` is false, so every byte of `text` is ASCII.
+                unsafe { std::str::from_utf8_unchecked(text) }
+            };
+            Ok((Cow::Borrowed(value), i + 2))
+        }
+        Some(b'\\') => {
+            let mut out = Vec::with_capacity(i + 16);
+            out.extend_from_slice(&body[..i]);
+            let mode = UnescapeMode {
+                replace: false,
+                wtf8: false,
+                stop_at_quote: true,
+            };
+            // SAFETY: as above.
+            let end = unsafe { (k.unescape)(&mut out, body, i, mode) }.map_err(shift)?;
+            // SAFETY: strict mode validated every verbatim run and encodes
+            // only scalar values, so `out` is UTF-8.
+            let value = unsafe { String::from_utf8_unchecked(out) };
+            Ok((Cow::Owned(value), end + 2))
+        }
+        Some(&b) => {
+            if hi {
+                if let Err(e) = std::str::from_utf8(&body[..i]) {
+                    return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
+                }
+            }
+            Err(Error::new(i + 1, ErrorKind::ControlCharacter(b)))
+        }
+    }
+}
+
+fn forced(kernel: Kernel) -> &'static Kernels {
+    match kernels::kernels_for(kernel) {
+        Some(k) => k,
+        None => panic!("the {kernel} kernel is not available on this CPU/build"),
+    }
+}
+
+/// [`escape`] forced through one kernel, for tests and benchmarks.
+///
+/// # Panics
+/// If `!kernel.is_available()`.
+///
+/// ```
+/// for k in ito::Kernel::available() {
+///     let mut out = Vec::new();
+///     ito::json::escape_with_kernel(k, &mut out, "a\"b");
+///     assert_eq!(out, br#"a\"b"#);
+/// }
+/// ```
+pub fn escape_with_kernel(kernel: Kernel, dst: &mut Vec<u8>, s: &str) {
+    // SAFETY: `forced` only returns available kernels.
+    unsafe { (forced(kernel).escape)(dst, s.as_bytes()) }
+}
+
+/// [`quote_bytes`] forced through one kernel (non-default escaping options
+/// use the scalar policy path whatever the kernel).
+///
+/// # Panics
+/// If `!kernel.is_available()`.
+///
+/// ```
+/// use ito::json::{quote_bytes_with_kernel, Options};
+/// for k in ito::Kernel::available() {
+///     let mut out = Vec::new();
+///     quote_bytes_with_kernel(k, &mut out, b"\xC3\xA9", &Options::default()).unwrap();
+///     assert_eq!(out, "\"é\"".as_bytes());
+/// }
+/// ```
+pub fn quote_bytes_with_kernel(
+    kernel: Kernel,
+    dst: &mut Vec<u8>,
+    s: &[u8],
+    options: &Options,
+) -> Result<(), Error> {
+    quote_bytes_impl(forced(kernel), dst, s, options)
+}
+
+/// [`unescape_with`] forced through one kernel.
+///
+/// # Panics
+/// If `!kernel.is_available()`.
+///
+/// ```
+/// use ito::json::{unescape_with_kernel, Options};
+/// for k in ito::Kernel::available() {
+///     let mut out = Vec::new();
+///     unescape_with_kernel(k, &mut out, br"\t", &Options::default()).unwrap();
+///     assert_eq!(out, b"\t");
+/// }
+/// ```
+pub fn unescape_with_kernel(
+    kernel: Kernel,
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    options: &Options,
+) -> Result<(), Error> {
+    unescape_impl(forced(kernel), dst, src, options)
+}
+
+/// [`unquote`] forced through one kernel.
+///
+/// # Panics
+/// If `!kernel.is_available()`.
+///
+/// ```
+/// for k in ito::Kernel::available() {
+///     let (v, n) = ito::json::unquote_with_kernel(k, br#""x\u0041""#).unwrap();
+///     assert_eq!((v.as_ref(), n), ("xA", 9));
+/// }
+/// ```
+pub fn unquote_with_kernel(kernel: Kernel, src: &[u8]) -> Result<(Cow<'_, str>, usize), Error> {
+    unquote_impl(forced(kernel), src)
+}
+
+/// [`needs_escape`] forced through one kernel.
+///
+/// # Panics
+/// If `!kernel.is_available()`.
+///
+/// ```
+/// for k in ito::Kernel::available() {
+///     assert!(ito::json::needs_escape_with_kernel(k, b"\\"));
+/// }
+/// ```
+pub fn needs_escape_with_kernel(kernel: Kernel, s: &[u8]) -> bool {
+    // SAFETY: `forced` only returns available kernels.
+    unsafe { (forced(kernel).scan)(s).0 < s.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_path_matches_reference() {
+        let alphabet = [b'a', b'"', b'\\', 0x00, 0x1F, 0x7F, 0x80, 0xFF, b' '];
+        for n in 0..=17usize {
+            for pos in 0..n.max(1) {
+                for &special in &alphabet {
+                    let mut input = vec![b'x'; n];
+                    if n > 0 {
+                        input[pos] = special;
+                    }
+                    let mut want = b"[".to_vec();
+                    kernels::escape_reference(&mut want, &input);
+                    let mut got = b"[".to_vec();
+                    escape_bytes(&mut got, &input);
+                    assert_eq!(got, want, "{input:?}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,707 @@
+//! Parsing one NIP-01 event object.
+//!
+//! A single left-to-right pass over the bytes: whitespace is skipped between
+//! tokens, keys are matched against the seven NIP-01 fields, unknown keys have
+//! their values skipped (fully validated, nesting up to [`MAX_DEPTH`]).
+//! Strings are validated (escapes, control bytes, UTF-8) in place; `content`
+//! borrows from the input unless it contains escapes, and `tags` is kept as
+//! the validated raw JSON text of the array (no allocation), decoded lazily
+//! by [`Tags::iter`] and re-escaped canonically by
+//! [`canonical`](super::canonical).
+
+use super::error::{Error, ErrorKind, Field};
+use super::scan::{self, skip_ws};
+use std::borrow::Cow;
+
+/// How deeply nested unknown fields may be before the parser gives up.
+pub const MAX_DEPTH: u32 = 128;
+
+/// One parsed Nostr event, borrowing from the input where it can.
+///
+/// ```
+/// use ito::nostr::Event;
+/// let json = br#"{"id":"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65",
+///   "pubkey":"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93",
+///   "created_at":1673347337,"kind":1,"tags":[["e","abc"],["p","def"]],
+///   "content":"Walled gardens became prisons","sig":"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262"}"#;
+/// let event = Event::parse(json).unwrap();
+/// assert_eq!(event.kind, 1);
+/// assert_eq!(event.content, "Walled gardens became prisons");
+/// assert_eq!(event.tags.len(), 2);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event<'a> {
+    /// The claimed event id (sha256 of the canonical serialization).
+    pub id: [u8; 32],
+    /// The author's x-only public key.
+    pub pubkey: [u8; 32],
+    /// Unix time in seconds.
+    pub created_at: u64,
+    /// Event kind.
+    pub kind: u16,
+    /// The tags, as validated JSON text.
+    pub tags: Tags<'a>,
+    /// The content, decoded; borrowed when the JSON had no escapes.
+    pub content: Cow<'a, str>,
+    /// Schnorr signature over `id`.
+    pub sig: [u8; 64],
+}
+
+/// The `tags` of an event: an array of arrays of strings, kept as the
+/// validated JSON text it was parsed from.
+///
+/// ```
+/// use ito::nostr::Tags;
+/// let tags = Tags::parse(r#"[["e", "a\u0062c"], []]"#).unwrap();
+/// assert_eq!(tags.len(), 2);
+/// let first: Vec<_> = tags.iter().next().unwrap().iter().collect();
+/// assert_eq!(first, ["e", "abc"]);
+/// ```
+///
+/// Equality compares the decoded strings, not the JSON text.
+#[derive(Clone, Copy, Debug)]
+pub struct Tags<'a> {
+    raw: &'a str,
+    len: usize,
+}
+
+impl PartialEq for Tags<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags<'_> {}
+
+impl PartialEq for Tag<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tag<'_> {}
+
+impl Default for Tags<'_> {
+    fn default() -> Self {
+        Tags { raw: "[]", len: 0 }
+    }
+}
+
+impl<'a> Tags<'a> {
+    /// Validates `json` as an array of arrays of strings.
+    ///
+    /// ```
+    /// use ito::nostr::Tags;
+    /// assert!(Tags::parse(r#"[["t","nostr"]]"#).is_ok());
+    /// assert!(Tags::parse(r#"[["t", 1]]"#).is_err());
+    /// ```
+    pub fn parse(json: &'a str) -> Result<Tags<'a>, Error> {
+        let mut p = Parser::new(json.as_bytes());
+        let (start, len) = p.tags()?;
+        let end = p.pos;
+        p.end()?;
+        Ok(Tags {
+            raw: &json[start..end],
+            len,
+        })
+    }
+
+    /// The validated JSON text of the array (whitespace as in the input).
+    ///
+    /// ```
+    /// assert_eq!(ito::nostr::Tags::parse("[ ]").unwrap().raw(), "[ ]");
+    /// ```
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// Number of tags.
+    ///
+    /// ```
+    /// assert_eq!(ito::nostr::Tags::parse(r#"[["a"],["b"]]"#).unwrap().len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no tags.
+    ///
+    /// ```
+    /// assert!(ito::nostr::Tags::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Iterates over the tags.
+    ///
+    /// ```
+    /// let tags = ito::nostr::Tags::parse(r#"[["p","k1"],["p","k2"]]"#).unwrap();
+    /// let names: Vec<String> = tags.iter().map(|t| t.iter().nth(1).unwrap().into_owned()).collect();
+    /// assert_eq!(names, ["k1", "k2"]);
+    /// ```
+    pub fn iter(&self) -> TagIter<'a> {
+        TagIter {
+            raw: self.raw.as_bytes(),
+            pos: 1,
+        }
+    }
+
+    /// Copies the tags into owned strings.
+    ///
+    /// ```
+    /// let tags = ito::nostr::Tags::parse(r#"[["t","x"]]"#).unwrap();
+    /// assert_eq!(tags.to_vec(), vec![vec!["t".to_string(), "x".to_string()]]);
+    /// ```
+    pub fn to_vec(&self) -> Vec<Vec<String>> {
+        self.iter()
+            .map(|t| t.iter().map(Cow::into_owned).collect())
+            .collect()
+    }
+}
+
+/// Iterator over the tags of [`Tags`].
+#[derive(Clone, Debug)]
+pub struct TagIter<'a> {
+    raw: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for TagIter<'a> {
+    type Item = Tag<'a>;
+
+    fn next(&mut self) -> Option<Tag<'a>> {
+        // raw is validated: `[` (ws) (`[` ... `]` (ws) (`,` ws)?)* `]`.
+        loop {
+            match self.raw.get(self.pos)? {
+                b'[' => {
+                    let start = self.pos;
+                    let mut i = start + 1;
+                    loop {
+                        match *self.raw.get(i)? {
+                            b'"' => i = scan::string_end(self.raw, i + 1).ok()?.0 + 1,
+                            b']' => break,
+                            _ => i += 1,
+                        }
+                    }
+                    self.pos = i + 1;
+                    return Some(Tag {
+                        raw: &self.raw[start..=i],
+                    });
+                }
+                b']' => return None,
+                _ => self.pos += 1,
+            }
+        }
+    }
+}
+
+/// One tag: an array of strings, as validated JSON text.
+///
+/// Equality compares the decoded strings, not the JSON text.
+#[derive(Clone, Copy, Debug)]
+pub struct Tag<'a> {
+    raw: &'a [u8],
+}
+
+impl<'a> Tag<'a> {
+    /// The tag's JSON text, e.g. `["e","abc"]`.
+    ///
+    /// ```
+    /// let tags = ito::nostr::Tags::parse(r#"[["e","abc"]]"#).unwrap();
+    /// assert_eq!(tags.iter().next().unwrap().raw(), r#"["e","abc"]"#);
+    /// ```
+    pub fn raw(&self) -> &'a str {
+        // The raw text is a slice of a validated &str at ASCII boundaries.
+        std::str::from_utf8(self.raw).unwrap_or_default()
+    }
+
+    /// The tag's strings, decoded (borrowed unless they contain escapes).
+    ///
+    /// ```
+    /// let tags = ito::nostr::Tags::parse(r#"[["a","b\nc"]]"#).unwrap();
+    /// let values: Vec<_> = tags.iter().next().unwrap().iter().collect();
+    /// assert_eq!(values, ["a", "b\nc"]);
+    /// ```
+    pub fn iter(&self) -> TagValues<'a> {
+        TagValues {
+            raw: self.raw,
+            pos: 1,
+        }
+    }
+}
+
+/// Iterator over the strings of one [`Tag`].
+#[derive(Clone, Debug)]
+pub struct TagValues<'a> {
+    raw: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for TagValues<'a> {
+    type Item = Cow<'a, str>;
+
+    fn next(&mut self) -> Option<Cow<'a, str>> {
+        loop {
+            match self.raw.get(self.pos)? {
+                b'"' => {
+                    let start = self.pos + 1;
+                    let (end, escaped) = scan::string_end(self.raw, start).ok()?;
+                    self.pos = end + 1;
+                    let body = &self.raw[start..end];
+                    return Some(if escaped {
+                        let mut out = Vec::with_capacity(body.len());
+                        scan::unescape_into(&mut out, body).ok()?;
+                        Cow::Owned(String::from_utf8(out).ok()?)
+                    } else {
+                        Cow::Borrowed(std::str::from_utf8(body).ok()?)
+                    });
+                }
+                b']' => return None,
+                _ => self.pos += 1,
+            }
+        }
+    }
+}
+
+impl<'a> Event<'a> {
+    /// Parses one event JSON object (fields in any order, any JSON
+    /// whitespace, unknown fields skipped). Missing, duplicate or mistyped
+    /// fields, non-lowercase or wrong-length hex and trailing characters are
+    /// errors naming the byte offset and the field.
+    ///
+    /// ```
+    /// use ito::nostr::{Event, ErrorKind, Field};
+    /// let err = Event::parse(br#"{"id":"00"}"#).unwrap_err();
+    /// assert_eq!((err.field(), err.kind()), (Some(Field::Id), ErrorKind::HexLength { expected: 64, found: 2 }));
+    /// assert_eq!(err.to_string(), "`id` at byte 7: expected 64 hex digits, found 2");
+    /// ```
+    pub fn parse(json: &'a [u8]) -> Result<Event<'a>, Error> {
+        let mut p = Parser::new(json);
+        let event = p.event()?;
+        p.end()?;
+        Ok(event)
+    }
+
+    /// [`Event::parse`] for a `&str`.
+    ///
+    /// ```
+    /// assert!(ito::nostr::Event::parse_str("{}").is_err());
+    /// ```
+    pub fn parse_str(json: &'a str) -> Result<Event<'a>, Error> {
+        Event::parse(json.as_bytes())
+    }
+
+    /// Appends the event as a compact JSON object with the fields in NIP-01
+    /// order (tags and content canonically escaped).
+    ///
+    /// ```
+    /// use ito::nostr::Event;
+    /// let text = br#"{ "kind": 1, "content": "hi", "tags": [ ], "created_at": 5,
+    ///   "pubkey": "0000000000000000000000000000000000000000000000000000000000000001",
+    ///   "id": "0000000000000000000000000000000000000000000000000000000000000002",
+    ///   "sig": "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000003" }"#;
+    /// let event = Event::parse(text).unwrap();
+    /// let mut out = Vec::new();
+    /// event.to_json(&mut out);
+    /// assert!(out.starts_with(br#"{"id":"0000"#));
+    /// assert_eq!(Event::parse(&out).unwrap(), event);
+    /// ```
+    pub fn to_json(&self, dst: &mut Vec<u8>) {
+        dst.extend_from_slice(b"{\"id\":\"");
+        crate::hex::encode_to_vec(dst, &self.id, crate::hex::Case::Lower);
+        dst.extend_from_slice(b"\",\"pubkey\":\"");
+        crate::hex::encode_to_vec(dst, &self.pubkey, crate::hex::Case::Lower);
+        dst.extend_from_slice(b"\",\"created_at\":");
+        push_u64(dst, self.created_at);
+        dst.extend_from_slice(b",\"kind\":");
+        push_u64(dst, self.kind as u64);
+        dst.extend_from_slice(b",\"tags\":");
+        super::id::canonical_tags(dst, &self.tags);
+        dst.extend_from_slice(b",\"content\":\"");
+        super::escape(dst, self.content.as_bytes());
+        dst.extend_from_slice(b"\",\"sig\":\"");
+        crate::hex::encode_to_vec(dst, &self.sig, crate::hex::Case::Lower);
+        dst.extend_from_slice(b"\"}");
+    }
+}
+
+/// Appends the decimal digits of `v`.
+#[inline]
+pub(crate) fn push_u64(dst: &mut Vec<u8>, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    dst.extend_from_slice(&buf[i..]);
+}
+
+/// Outcome of reading a string token.
+struct Str {
+    start: usize,
+    end: usize,
+    escaped: bool,
+}
+
+pub(crate) struct Parser<'a> {
+    pub(crate) src: &'a [u8],
+    pub(crate) pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
+        Parser { src, pos: 0 }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.pos = skip_ws(self.src, self.pos);
+        self.src.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8, what: &'static str) -> Result<(), Error> {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(Error::expected(self.src, self.pos, what))
+        }
+    }
+
+    /// Only whitespace may follow.
+    pub(crate) fn end(&mut self) -> Result<(), Error> {
+        if self.peek().is_some() {
+            return Err(Error::new(self.pos, ErrorKind::TrailingCharacters));
+        }
+        Ok(())
+    }
+
+    /// A string token (after whitespace): validates it and its UTF-8.
+    fn string(&mut self, what: &'static str) -> Result<Str, Error> {
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, what));
+        }
+        let start = self.pos + 1;
+        let (end, escaped) = scan::string_end(self.src, start)?;
+        if let Err(e) = std::str::from_utf8(&self.src[start..end]) {
+            return Err(Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8));
+        }
+        self.pos = end + 1;
+        Ok(Str {
+            start,
+            end,
+            escaped,
+        })
+    }
+
+    fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+        let s = self.string("a hex string")?;
+        if s.escaped {
+            let at = self.src[s.start..s.end]
+                .iter()
+                .position(|&c| c == b'\\')
+                .unwrap_or(0);
+            return Err(Error::new(s.start + at, ErrorKind::EscapedHex));
+        }
+        let digits = &self.src[s.start..s.end];
+        crate::hex::decode_array_lower::<N>(digits).map_err(|e| match e {
+            crate::hex::Error::InvalidDigit { offset, byte }
+            | crate::hex::Error::Uppercase { offset, byte } => {
+                Error::new(s.start + offset, ErrorKind::HexDigit(byte))
+            }
+            _ => Error::new(
+                s.start,
+                ErrorKind::HexLength {
+                    expected: 2 * N,
+                    found: digits.len(),
+                },
+            ),
+        })
+    }
+
+    /// A non-negative integer in plain notation, at most `max`.
+    fn uint(&mut self, max: u64) -> Result<u64, Error> {
+        let start = match self.peek() {
+            Some(b'0'..=b'9') => self.pos,
+            Some(b'-') => return Err(Error::new(self.pos, ErrorKind::Number)),
+            _ => return Err(Error::expected(self.src, self.pos, "an integer")),
+        };
+        let mut v: u64 = 0;
+        let mut i = start;
+        let mut overflow = false;
+        while let Some(&c @ b'0'..=b'9') = self.src.get(i) {
+            match v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((c - b'0') as u64))
+            {
+                Some(n) => v = n,
+                None => overflow = true,
+            }
+            i += 1;
+        }
+        let leading_zero = self.src[start] == b'0' && i - start > 1;
+        if leading_zero || matches!(self.src.get(i), Some(b'.' | b'e' | b'E')) {
+            return Err(Error::new(start, ErrorKind::Number));
+        }
+        if overflow || v > max {
+            return Err(Error::new(start, ErrorKind::OutOfRange { max }));
+        }
+        self.pos = i;
+        Ok(v)
+    }
+
+    /// `[ [ "s", ... ], ... ]`: returns the start offset and the tag count.
+    pub(crate) fn tags(&mut self) -> Result<(usize, usize), Error> {
+        if self.peek() != Some(b'[') {
+            return Err(Error::expected(self.src, self.pos, "an array of tags"));
+        }
+        let start = self.pos;
+        self.pos += 1;
+        let mut count = 0;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok((start, 0));
+        }
+        loop {
+            self.eat(b'[', "a tag (an array of strings)")?;
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+            } else {
+                loop {
+                    self.string("a string")?;
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return Err(Error::expected(self.src, self.pos, "`,` or `]`")),
+                    }
+                }
+            }
+            count += 1;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok((start, count));
+                }
+                _ => return Err(Error::expected(self.src, self.pos, "`,` or `]`")),
+            }
+        }
+    }
+
+    /// Skips any JSON value, validating it.
+    fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
+        if depth > MAX_DEPTH {
+            return Err(Error::new(self.pos, ErrorKind::TooDeep));
+        }
+        match self.peek() {
+            Some(b'"') => self.string("a string").map(|_| ()),
+            Some(b'{') => {
+                self.pos += 1;
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                loop {
+                    self.string("a string (object key)")?;
+                    self.eat(b':', "`:`")?;
+                    self.skip_value(depth + 1)?;
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b'}') => {
+                            self.pos += 1;
+                            return Ok(());
+                        }
+                        _ => return Err(Error::expected(self.src, self.pos, "`,` or `}`")),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                loop {
+                    self.skip_value(depth + 1)?;
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            return Ok(());
+                        }
+                        _ => return Err(Error::expected(self.src, self.pos, "`,` or `]`")),
+                    }
+                }
+            }
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(Error::expected(self.src, self.pos, "a JSON value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), Error> {
+        for (k, &c) in word.iter().enumerate() {
+            match self.src.get(self.pos + k) {
+                Some(&b) if b == c => {}
+                Some(_) => return Err(Error::expected(self.src, self.pos + k, "a JSON value")),
+                None => return Err(Error::new(self.src.len(), ErrorKind::UnexpectedEnd)),
+            }
+        }
+        self.pos += word.len();
+        Ok(())
+    }
+
+    /// JSON number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&mut self) -> Result<(), Error> {
+        let s = self.src;
+        let mut i = self.pos;
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while matches!(s.get(*i), Some(b'0'..=b'9')) {
+                *i += 1;
+            }
+            *i - from
+        };
+        if s.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match s.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                digits(&mut i);
+            }
+            _ => return Err(Error::expected(s, i, "a digit")),
+        }
+        if s.get(i) == Some(&b'.') {
+            i += 1;
+            if digits(&mut i) == 0 {
+                return Err(Error::expected(s, i, "a digit"));
+            }
+        }
+        if matches!(s.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(s.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if digits(&mut i) == 0 {
+                return Err(Error::expected(s, i, "a digit"));
+            }
+        }
+        self.pos = i;
+        Ok(())
+    }
+
+    fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
+        let s = self.string("a string (field name)")?;
+        let raw = &self.src[s.start..s.end];
+        let field = if s.escaped {
+            let mut buf = Vec::new();
+            scan::unescape_into(&mut buf, raw)?;
+            Field::ALL
+                .into_iter()
+                .find(|f| f.name().as_bytes() == buf.as_slice())
+        } else {
+            Field::ALL.into_iter().find(|f| f.name().as_bytes() == raw)
+        };
+        Ok((field, s.start - 1))
+    }
+
+    fn event(&mut self) -> Result<Event<'a>, Error> {
+        self.eat(b'{', "`{` (an event object)")?;
+        let mut id = None;
+        let mut pubkey = None;
+        let mut created_at = None;
+        let mut kind = None;
+        let mut tags = None;
+        let mut content = None;
+        let mut sig = None;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                let (field, key_at) = self.key()?;
+                self.eat(b':', "`:`")?;
+                macro_rules! set {
+                    ($slot:ident, $f:expr, $parse:expr) => {{
+                        if $slot.is_some() {
+                            return Err(Error::new(key_at, ErrorKind::DuplicateField).in_field($f));
+                        }
+                        $slot = Some($parse.map_err(|e: Error| e.in_field($f))?);
+                    }};
+                }
+                match field {
+                    Some(Field::Id) => set!(id, Field::Id, self.hex::<32>()),
+                    Some(Field::Pubkey) => set!(pubkey, Field::Pubkey, self.hex::<32>()),
+                    Some(Field::Sig) => set!(sig, Field::Sig, self.hex::<64>()),
+                    Some(Field::CreatedAt) => {
+                        set!(created_at, Field::CreatedAt, self.uint(u64::MAX))
+                    }
+                    Some(Field::Kind) => set!(
+                        kind,
+                        Field::Kind,
+                        self.uint(u16::MAX as u64).map(|k| k as u16)
+                    ),
+                    Some(Field::Tags) => set!(tags, Field::Tags, self.tags_value()),
+                    Some(Field::Content) => set!(content, Field::Content, self.content()),
+                    None => self.skip_value(1)?,
+                }
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(Error::expected(self.src, self.pos, "`,` or `}`")),
+                }
+            }
+        }
+        let close = self.pos - 1;
+        let missing = |f: Field| Error::new(close, ErrorKind::MissingField).in_field(f);
+        Ok(Event {
+            id: id.ok_or_else(|| missing(Field::Id))?,
+            pubkey: pubkey.ok_or_else(|| missing(Field::Pubkey))?,
+            created_at: created_at.ok_or_else(|| missing(Field::CreatedAt))?,
+            kind: kind.ok_or_else(|| missing(Field::Kind))?,
+            tags: tags.ok_or_else(|| missing(Field::Tags))?,
+            content: content.ok_or_else(|| missing(Field::Content))?,
+            sig: sig.ok_or_else(|| missing(Field::Sig))?,
+        })
+    }
+
+    fn tags_value(&mut self) -> Result<Tags<'a>, Error> {
+        let (start, len) = self.tags()?;
+        // Every string inside was UTF-8 validated and everything else is
+        // ASCII, so this cannot fail; it is checked rather than assumed.
+        let raw = std::str::from_utf8(&self.src[start..self.pos])
+            .map_err(|e| Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8))?;
+        Ok(Tags { raw, len })
+    }
+
+    fn content(&mut self) -> Result<Cow<'a, str>, Error> {
+        let s = self.string("a string")?;
+        let raw = &self.src[s.start..s.end];
+        if !s.escaped {
+            // Validated by string().
+            return std::str::from_utf8(raw)
+                .map(Cow::Borrowed)
+                .map_err(|e| Error::new(s.start + e.valid_up_to(), ErrorKind::InvalidUtf8));
+        }
+        let mut out = Vec::with_capacity(raw.len());
+        scan::unescape_into(&mut out, raw).map_err(|e| e.shifted(s.start))?;
+        String::from_utf8(out)
+            .map(Cow::Owned)
+            .map_err(|_| Error::new(s.start, ErrorKind::InvalidUtf8))
+    }
+}

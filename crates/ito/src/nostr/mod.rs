@@ -1,0 +1,103 @@
+//! NIP-01: canonical escaping, event parsing, event ids and signatures, and
+//! the relay text toolkit ([`text`]).
+//!
+//! A Nostr event id is the sha256 of the canonical serialization
+//! `[0,"<pubkey hex>",<created_at>,<kind>,<tags>,"<content>"]`. Strings in it
+//! are escaped minimally: `\n \" \\ \r \t \b \f` get their short escapes,
+//! every other byte below 0x20 becomes lowercase `\u00xx`, and everything
+//! else (`/`, DEL, all non-ASCII) is written verbatim. That is what
+//! serde_json, `JSON.stringify` (nostr-tools), go-nostr and rust-nostr
+//! produce, so ids agree byte for byte.
+//!
+//! - [`escape`] / [`unescape`] / [`unescape_in_place`]: the string codec on
+//!   arbitrary bytes. Escaping uses the SIMD kernels of [`crate::json`].
+//!   Unescaping accepts any bytes, copying bytes >= 0x80 verbatim whether or
+//!   not they are UTF-8, so `unescape(escape(x)) == x` for every byte string
+//!   (relays treat content as bytes); it rejects what JSON forbids in string
+//!   text: raw control bytes, a raw `"`, unknown escapes, malformed `\u`,
+//!   lone surrogates, a trailing lone `\`.
+//! - [`Event::parse`]: one event object, fields in any order, unknown fields
+//!   skipped, UTF-8 validated; errors carry the byte offset and the
+//!   [`Field`].
+//! - [`canonical`], [`event_id`], [`verify_id`]; with the `schnorr` feature
+//!   also [`verify_signature`] and [`verify`] (BIP-340 via `secp256k1`).
+//!
+//! The command-line jobs are one-liners:
+//!
+//! ```
+//! use ito::nostr::{event_id, verify_id, Event};
+//! # let line = br#"{"id":"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65","pubkey":"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93","created_at":1673347337,"kind":1,"tags":[["e","3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206"],["p","bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"]],"content":"Walled gardens became prisons, and nostr is the first step towards tearing down the prison walls.","sig":"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262"}"#;
+//! let event = Event::parse(line)?;                  // Err: "`pubkey` at byte 9: ..."
+//! let id_hex = ito::hex::encode(&event_id(&event)); // `ito nostr id`
+//! assert!(verify_id(&event));                       // `ito nostr verify`
+//! # assert_eq!(id_hex, "4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65");
+//! # Ok::<(), ito::nostr::Error>(())
+//! ```
+//!
+//! Not built: event *signing* (needs secret-key handling, out of scope for a
+//! string toolkit) and NIP-19 bech32 encodings.
+
+mod error;
+mod event;
+mod id;
+mod scan;
+pub mod text;
+
+pub use error::{Error, ErrorKind, Field};
+pub use event::{Event, Tag, TagIter, TagValues, Tags, MAX_DEPTH};
+pub use id::{canonical, event_id, event_id_with, verify_id};
+#[cfg(feature = "schnorr")]
+pub use id::{verify, verify_signature};
+
+/// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
+/// `dst`, without quotes. Any bytes are accepted; bytes >= 0x80 are copied
+/// verbatim.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::nostr::escape(&mut out, "a\"b\\c\n\u{1}/é".as_bytes());
+/// assert_eq!(out, br#"a\"b\\c\n\u0001/"#.iter().chain("é".as_bytes()).copied().collect::<Vec<u8>>());
+/// ```
+#[inline]
+pub fn escape(dst: &mut Vec<u8>, src: &[u8]) {
+    dst.reserve(src.len() + 2);
+    let mut i = 0;
+    loop {
+        let j = scan::find_special(src, i);
+        dst.extend_from_slice(&src[i..j]);
+        match src.get(j) {
+            None => return,
+            Some(&c) => scan::push_canonical_char(dst, c as u32),
+        }
+        i = j + 1;
+    }
+}
+
+/// Appends the decoded form of JSON string text `src` (without quotes) to
+/// `dst`. On error `dst` is left as it was.
+///
+/// ```
+/// use ito::nostr::{unescape, ErrorKind};
+/// let mut out = Vec::new();
+/// unescape(&mut out, br"C:\\users \u00e9\ud83d\ude00").unwrap();
+/// assert_eq!(out, "C:\\users é😀".as_bytes());
+/// let err = unescape(&mut out, br"trailing \").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (9, ErrorKind::UnexpectedEnd));
+/// ```
+pub fn unescape(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
+    let start = dst.len();
+    scan::unescape_into(dst, src).inspect_err(|_| dst.truncate(start))
+}
+
+/// Decodes JSON string text in place and returns the decoded length (the
+/// decoded form is never longer). On error the buffer's contents are
+/// unspecified.
+///
+/// ```
+/// let mut buf = *br"tab\there";
+/// let n = ito::nostr::unescape_in_place(&mut buf).unwrap();
+/// assert_eq!(&buf[..n], b"tab\there");
+/// ```
+pub fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
+    scan::unescape_in_place(buf)
+}

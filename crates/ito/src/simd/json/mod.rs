@@ -1,0 +1,859 @@
+//! One-pass block kernels for JSON string escaping and unescaping.
+//!
+//! Both directions look for the same byte set: `"`, `\` and the controls
+//! below 0x20 (an escaper must rewrite them; an unescaper must stop at them).
+//! Every kernel is the same loop, written once over the small [`Block`]
+//! trait and instantiated per instruction set:
+//!
+//! ```text
+//! loop:
+//!     make sure dst has room for one block plus one escape (grow if not)
+//!     v = load W bytes at src[s]        (tail: masked/padded/overlapping load)
+//!     store v at dst[o]                 (unconditionally: clean bytes are done)
+//!     m = special_mask(v)               (one bit per byte that needs work)
+//!     if m == 0: s += W, o += W; continue
+//!     i = first set bit of m; s += i; o += i
+//!     handle src[s] (write an escape / decode one), advance, continue
+//! ```
+//!
+//! There is no pre-scan: each byte is loaded once, and a clean block costs a
+//! load, a store, three compares and a branch. After a byte needing work the
+//! next load simply starts right after it (unaligned loads are cheap), so the
+//! store of the following clean bytes lands where it belongs.
+//!
+//! Tails never read past the end of the input. AVX-512 uses a masked load;
+//! SSE2/AVX2/NEON reload the last `W` bytes of the input (an overlapping
+//! load) and store them so they end at the right place, which is only valid
+//! when the output just before is a verbatim copy of the input just before
+//! (tracked as `clean_from`); otherwise, and for SWAR, the tail is copied
+//! into a padded register/stack block first.
+//!
+//! The kernels only implement the *default* escaping policy (bytes >= 0x80
+//! verbatim). The opt-in policies of [`crate::json::Options`] run through a
+//! separate table-driven path in `json/policy.rs`, so they cost the default
+//! path nothing.
+
+use std::ptr;
+
+use crate::json::{Error, ErrorKind};
+use crate::Kernel;
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
+mod scalar;
+mod swar;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(test)]
+pub(crate) use scalar::escape_reference;
+pub(crate) use swar::swar_special;
+
+/// A vector of `W` bytes and the few operations the kernels need.
+///
+/// Masks carry `STRIDE` bits per byte, lowest byte in the lowest bits. Only
+/// the *lowest* set byte of a mask is relied upon (the SWAR mask may flag
+/// bytes above a real hit spuriously).
+pub(crate) trait Block: Copy {
+    /// Bytes per block.
+    const W: usize;
+    /// Mask bits per byte.
+    const STRIDE: u32;
+    /// Whether tails may use the overlapping-reload trick (see module docs).
+    const OVERLAP_TAIL: bool;
+
+    /// Loads `W` bytes.
+    ///
+    /// # Safety
+    /// `p..p + W` must be readable and the CPU must support the kernel.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Loads `len < W` bytes; the other lanes hold bytes that are not special
+    /// (or are masked off by the caller).
+    ///
+    /// # Safety
+    /// `p..p + len` must be readable and the CPU must support the kernel.
+    unsafe fn load_partial(p: *const u8, len: usize) -> Self;
+    /// Stores all `W` bytes.
+    ///
+    /// # Safety
+    /// `p..p + W` must be writable and the CPU must support the kernel.
+    unsafe fn store(self, p: *mut u8);
+    /// Bytes that are `"`, `\` or below 0x20.
+    ///
+    /// # Safety
+    /// The CPU must support the kernel.
+    unsafe fn special_mask(self) -> u64;
+    /// Bytes >= 0x80 (exact per byte).
+    ///
+    /// # Safety
+    /// The CPU must support the kernel.
+    unsafe fn high_mask(self) -> u64;
+}
+
+/// Index of the lowest flagged byte of a non-zero mask.
+#[inline(always)]
+fn first<V: Block>(m: u64) -> usize {
+    (m.trailing_zeros() / V::STRIDE) as usize
+}
+
+/// Mask bits covering the lowest `len` bytes (`len < 64 / STRIDE`).
+#[inline(always)]
+fn low_bytes<V: Block>(len: usize) -> u64 {
+    let bits = len as u32 * V::STRIDE;
+    if bits >= 64 {
+        !0
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Raw append cursor into a `Vec<u8>`'s spare capacity.
+///
+/// Invariant: `base..pos` is initialised output, `pos <= cap_end`, and
+/// `base`/`cap_end` describe the vector's current allocation.
+pub(crate) struct Out<'a> {
+    vec: &'a mut Vec<u8>,
+    base: *mut u8,
+    pub(crate) pos: *mut u8,
+    cap_end: *mut u8,
+}
+
+impl<'a> Out<'a> {
+    #[inline(always)]
+    pub(crate) fn new(vec: &'a mut Vec<u8>, reserve: usize) -> Self {
+        vec.reserve(reserve);
+        let base = vec.as_mut_ptr();
+        // SAFETY: len and capacity are within the allocation.
+        let (pos, cap_end) = unsafe { (base.add(vec.len()), base.add(vec.capacity())) };
+        Out {
+            vec,
+            base,
+            pos,
+            cap_end,
+        }
+    }
+
+    /// Room left in the allocation after `pos`.
+    #[inline(always)]
+    pub(crate) fn room(&self) -> usize {
+        self.cap_end as usize - self.pos as usize
+    }
+
+    /// Makes sure at least `need` bytes can be written at `pos`; grows by at
+    /// least `need + hint` when it has to.
+    #[inline(always)]
+    pub(crate) fn ensure(&mut self, need: usize, hint: usize) {
+        if self.room() < need {
+            self.grow(need.saturating_add(hint));
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, additional: usize) {
+        let len = self.len();
+        // SAFETY: base..base+len is initialised output (struct invariant).
+        unsafe { self.vec.set_len(len) };
+        self.vec.reserve(additional);
+        self.base = self.vec.as_mut_ptr();
+        // SAFETY: len <= capacity after reserve.
+        unsafe {
+            self.pos = self.base.add(len);
+            self.cap_end = self.base.add(self.vec.capacity());
+        }
+    }
+
+    /// Bytes of the vector that are initialised output.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.pos as usize - self.base as usize
+    }
+
+    /// Sets the vector's length to the written output and drops the cursor.
+    #[inline(always)]
+    pub(crate) fn finish(self) {
+        let len = self.len();
+        // SAFETY: base..base+len is initialised output (struct invariant).
+        unsafe { self.vec.set_len(len) };
+    }
+
+    /// Truncates the output to `len` bytes (which must be <= `self.len()`).
+    #[inline]
+    fn truncate_to(&mut self, len: usize) {
+        debug_assert!(len <= self.len());
+        // SAFETY: len <= current length keeps pos within initialised output.
+        self.pos = unsafe { self.base.add(len.min(self.len())) };
+    }
+
+    /// Appends a slice (growing as needed).
+    #[inline]
+    fn extend(&mut self, bytes: &[u8]) {
+        self.ensure(bytes.len(), 64);
+        // SAFETY: ensure() made room for bytes.len() bytes; src and dst are
+        // different allocations (bytes is never the vector's spare capacity).
+        unsafe {
+            ptr::copy_nonoverlapping(bytes.as_ptr(), self.pos, bytes.len());
+            self.pos = self.pos.add(bytes.len());
+        }
+    }
+}
+
+/// `ESCAPES[b]`: the escape of byte `b` in its low bytes (little-endian) and
+/// its length in the top byte; 0 for bytes that are not escaped by default.
+pub(crate) static ESCAPES: [u64; 256] = build_escapes(false);
+/// The same with uppercase hex digits.
+pub(crate) static ESCAPES_UPPER: [u64; 256] = build_escapes(true);
+
+const fn build_escapes(upper: bool) -> [u64; 256] {
+    let hex: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (bytes, len): ([u8; 6], u64) = match b as u8 {
+            b'"' => ([b'\\', b'"', 0, 0, 0, 0], 2),
+            b'\\' => ([b'\\', b'\\', 0, 0, 0, 0], 2),
+            0x08 => ([b'\\', b'b', 0, 0, 0, 0], 2),
+            0x0C => ([b'\\', b'f', 0, 0, 0, 0], 2),
+            b'\n' => ([b'\\', b'n', 0, 0, 0, 0], 2),
+            b'\r' => ([b'\\', b'r', 0, 0, 0, 0], 2),
+            b'\t' => ([b'\\', b't', 0, 0, 0, 0], 2),
+            c if c < 0x20 => (
+                [
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    hex[(c >> 4) as usize],
+                    hex[(c & 15) as usize],
+                ],
+                6,
+            ),
+            _ => ([0; 6], 0),
+        };
+        t[b] = u64::from_le_bytes([
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], 0, 0,
+        ]) | (len << 56);
+        b += 1;
+    }
+    t
+}
+
+/// Writes the default escape of special byte `b` at `out.pos`.
+///
+/// # Safety
+/// At least 8 bytes of room at `out.pos`; `b` is `"`, `\` or < 0x20.
+#[inline(always)]
+unsafe fn write_escape(out: &mut Out<'_>, b: u8) {
+    let e = ESCAPES[b as usize];
+    // SAFETY: caller guarantees 8 bytes of room.
+    unsafe {
+        ptr::write_unaligned(out.pos as *mut [u8; 8], e.to_le_bytes());
+        out.pos = out.pos.add((e >> 56) as usize);
+    }
+}
+
+/// Result of decoding one UTF-8 sequence: `Ok(len)` or `Err(len of the
+/// maximal invalid subpart)`, the unit `String::from_utf8_lossy` replaces.
+#[inline]
+pub(crate) fn utf8_sequence(src: &[u8], s: usize) -> Result<usize, usize> {
+    let b0 = src[s];
+    let cont = |i: usize, lo: u8, hi: u8| -> bool {
+        match src.get(s + i) {
+            Some(&b) => (lo..=hi).contains(&b),
+            None => false,
+        }
+    };
+    let (len, lo1, hi1) = match b0 {
+        0x00..=0x7F => return Ok(1),
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return Err(1),
+    };
+    if !cont(1, lo1, hi1) {
+        return Err(1);
+    }
+    for i in 2..len {
+        if !cont(i, 0x80, 0xBF) {
+            return Err(i);
+        }
+    }
+    Ok(len)
+}
+
+/// Default-policy escaper over `src`, appending to `dst`.
+///
+/// With `VALIDATE`, bytes >= 0x80 are also flagged: each non-ASCII run is
+/// checked sequence by sequence (copied verbatim when valid); invalid UTF-8
+/// is an error, or U+FFFD when `replace`. Without it, bytes >= 0x80 are
+/// copied verbatim and the function cannot fail.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    replace: bool,
+) -> Result<(), Error> {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let pad = V::W + 8;
+    let mut out = Out::new(dst, n + pad);
+    let mut s = 0usize;
+    // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
+    let mut clean_from = 0usize;
+    loop {
+        out.ensure(pad, n - s);
+        let rem = n - s;
+        let i;
+        if rem >= V::W {
+            // SAFETY: s + W <= n; ensure() gave W + 8 bytes of room.
+            let m = unsafe {
+                let v = V::load(sp.add(s));
+                v.store(out.pos);
+                let mut m = v.special_mask();
+                if VALIDATE {
+                    m |= v.high_mask();
+                }
+                m
+            };
+            if m == 0 {
+                s += V::W;
+                // SAFETY: W bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(V::W) };
+                continue;
+            }
+            i = first::<V>(m);
+        } else {
+            if rem == 0 {
+                break;
+            }
+            let m = if V::OVERLAP_TAIL && n >= V::W && n - V::W >= clean_from {
+                let shift = V::W - rem;
+                // SAFETY: n - W >= 0 so the load is in bounds; the store
+                // starts `shift` bytes before pos, inside the verbatim copy of
+                // src[clean_from..s] (shift = s - (n - W) <= s - clean_from),
+                // rewriting those bytes with the same values, and ends at
+                // pos + rem <= pos + room.
+                unsafe {
+                    let v = V::load(sp.add(n - V::W));
+                    v.store(out.pos.sub(shift));
+                    let mut m = v.special_mask();
+                    if VALIDATE {
+                        m |= v.high_mask();
+                    }
+                    m >> (shift as u32 * V::STRIDE)
+                }
+            } else {
+                // SAFETY: s..n is in bounds; W bytes of room.
+                unsafe {
+                    let v = V::load_partial(sp.add(s), rem);
+                    v.store(out.pos);
+                    let mut m = v.special_mask();
+                    if VALIDATE {
+                        m |= v.high_mask();
+                    }
+                    m & low_bytes::<V>(rem)
+                }
+            };
+            if m == 0 {
+                // SAFETY: rem bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(rem) };
+                break;
+            }
+            i = first::<V>(m);
+        }
+        s += i;
+        // SAFETY: i < W bytes of the block store are verbatim output.
+        out.pos = unsafe { out.pos.add(i) };
+        let b = src[s];
+        if VALIDATE && b >= 0x80 {
+            // Walk the whole non-ASCII run here rather than one block per
+            // character.
+            while s < n && src[s] >= 0x80 {
+                out.ensure(8, n - s);
+                match utf8_sequence(src, s) {
+                    Ok(len) => {
+                        // SAFETY: len <= 4 bytes in bounds; 8 bytes of room.
+                        unsafe { ptr::copy_nonoverlapping(sp.add(s), out.pos, len) };
+                        // SAFETY: within the room just ensured.
+                        out.pos = unsafe { out.pos.add(len) };
+                        s += len;
+                    }
+                    Err(bad) => {
+                        if !replace {
+                            out.finish();
+                            return Err(Error::new(s, ErrorKind::InvalidUtf8));
+                        }
+                        // SAFETY: 8 bytes of room.
+                        unsafe {
+                            ptr::copy_nonoverlapping("\u{FFFD}".as_ptr(), out.pos, 3);
+                            out.pos = out.pos.add(3);
+                        }
+                        s += bad;
+                        clean_from = s;
+                    }
+                }
+            }
+        } else {
+            // SAFETY: room for W + 8 >= 8 bytes at pos (i < W bytes used).
+            unsafe { write_escape(&mut out, b) };
+            s += 1;
+            clean_from = s;
+        }
+    }
+    out.finish();
+    Ok(())
+}
+
+/// Finds the first `"`, `\` or control byte of `src` (or `src.len()`), and
+/// whether any byte >= 0x80 was seen before it (conservatively: possibly
+/// also in the rest of the block holding it).
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn scan_core<V: Block>(src: &[u8]) -> (usize, bool) {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let mut s = 0;
+    let mut hi = 0u64;
+    while n - s >= V::W {
+        // SAFETY: s + W <= n.
+        let (m, h) = unsafe {
+            let v = V::load(sp.add(s));
+            (v.special_mask(), v.high_mask())
+        };
+        hi |= h;
+        if m != 0 {
+            return (s + first::<V>(m), hi != 0);
+        }
+        s += V::W;
+    }
+    let rem = n - s;
+    if rem == 0 {
+        return (n, hi != 0);
+    }
+    // SAFETY: the loads stay within src (n >= W for the overlapping one).
+    let (m, h) = unsafe {
+        if V::OVERLAP_TAIL && n >= V::W {
+            let shift = (V::W - rem) as u32 * V::STRIDE;
+            let v = V::load(sp.add(n - V::W));
+            (v.special_mask() >> shift, v.high_mask() >> shift)
+        } else {
+            let v = V::load_partial(sp.add(s), rem);
+            let low = low_bytes::<V>(rem);
+            (v.special_mask() & low, v.high_mask() & low)
+        }
+    };
+    hi |= h;
+    if m != 0 {
+        (s + first::<V>(m), hi != 0)
+    } else {
+        (n, hi != 0)
+    }
+}
+
+/// How the unescaper treats what it finds.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct UnescapeMode {
+    /// Replace invalid UTF-8 and lone surrogates with U+FFFD.
+    pub(crate) replace: bool,
+    /// Keep lone surrogates as WTF-8 (wins over `replace` for surrogates).
+    pub(crate) wtf8: bool,
+    /// A raw `"` ends the string (unquote) instead of being an error.
+    pub(crate) stop_at_quote: bool,
+}
+
+/// Validates the verbatim run `src[run_start..s]` that ends at `out.pos`;
+/// with `replace`, rewrites it lossily.
+#[cold]
+#[inline(never)]
+fn check_run(
+    out: &mut Out<'_>,
+    src: &[u8],
+    run_start: usize,
+    s: usize,
+    replace: bool,
+) -> Result<(), Error> {
+    let run = &src[run_start..s];
+    match std::str::from_utf8(run) {
+        Ok(_) => Ok(()),
+        Err(e) if !replace => Err(Error::new(
+            run_start + e.valid_up_to(),
+            ErrorKind::InvalidUtf8,
+        )),
+        Err(_) => {
+            let fixed = String::from_utf8_lossy(run);
+            out.truncate_to(out.len() - run.len());
+            out.extend(fixed.as_bytes());
+            Ok(())
+        }
+    }
+}
+
+/// Decodes 4 hex digits at `src[at..at + 4]`.
+#[inline(always)]
+fn hex4(src: &[u8], at: usize) -> Option<u32> {
+    let digits = src.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &d in digits {
+        let x = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | x as u32;
+    }
+    Some(v)
+}
+
+/// What one escape decodes to.
+pub(crate) enum Decoded {
+    /// A code point (or, with WTF-8, a lone surrogate) to encode.
+    Char(u32),
+    /// Replace with U+FFFD.
+    Replacement,
+}
+
+/// Decodes the escape starting at `src[s] == b'\\'`; returns what to write
+/// and the escape's length in bytes.
+#[inline]
+pub(crate) fn decode_escape(
+    src: &[u8],
+    s: usize,
+    mode: UnescapeMode,
+) -> Result<(Decoded, usize), Error> {
+    let Some(&c) = src.get(s + 1) else {
+        return Err(Error::new(s, ErrorKind::UnexpectedEnd));
+    };
+    let simple = match c {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0C,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        b'u' => 0,
+        _ => return Err(Error::new(s, ErrorKind::InvalidEscape(c))),
+    };
+    if c != b'u' {
+        return Ok((Decoded::Char(simple as u32), 2));
+    }
+    let Some(cp) = hex4(src, s + 2) else {
+        return Err(Error::new(s, ErrorKind::InvalidUnicodeEscape));
+    };
+    let lone = |cp: u32| -> Result<(Decoded, usize), Error> {
+        if mode.wtf8 {
+            Ok((Decoded::Char(cp), 6))
+        } else if mode.replace {
+            Ok((Decoded::Replacement, 6))
+        } else {
+            Err(Error::new(s, ErrorKind::LoneSurrogate(cp as u16)))
+        }
+    };
+    match cp {
+        0xD800..=0xDBFF => {
+            if src.get(s + 6) == Some(&b'\\') && src.get(s + 7) == Some(&b'u') {
+                if let Some(lo @ 0xDC00..=0xDFFF) = hex4(src, s + 8) {
+                    let c = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    return Ok((Decoded::Char(c), 12));
+                }
+            }
+            lone(cp)
+        }
+        0xDC00..=0xDFFF => lone(cp),
+        _ => Ok((Decoded::Char(cp), 6)),
+    }
+}
+
+/// Encodes `cp` (< 0x110000; surrogates give their WTF-8 form) into `buf`,
+/// returning the length.
+#[inline(always)]
+pub(crate) fn encode_utf8(cp: u32, buf: &mut [u8; 4]) -> usize {
+    if cp < 0x80 {
+        buf[0] = cp as u8;
+        1
+    } else if cp < 0x800 {
+        buf[0] = 0xC0 | (cp >> 6) as u8;
+        buf[1] = 0x80 | (cp & 0x3F) as u8;
+        2
+    } else if cp < 0x10000 {
+        buf[0] = 0xE0 | (cp >> 12) as u8;
+        buf[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+        buf[2] = 0x80 | (cp & 0x3F) as u8;
+        3
+    } else {
+        buf[0] = 0xF0 | (cp >> 18) as u8;
+        buf[1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
+        buf[2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+        buf[3] = 0x80 | (cp & 0x3F) as u8;
+        4
+    }
+}
+
+/// Unescapes `src[start..]` (with `src[..start]` already copied verbatim to
+/// `dst` by the caller and still to be validated). Returns the index where
+/// it stopped: `src.len()`, or the closing quote with `stop_at_quote`.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+pub(crate) unsafe fn unescape_core<V: Block>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    start: usize,
+    mode: UnescapeMode,
+) -> Result<usize, Error> {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let pad = V::W + 8;
+    let first_reserve = if mode.stop_at_quote {
+        (n - start).min(256)
+    } else {
+        n - start
+    };
+    let mut out = Out::new(dst, first_reserve + pad);
+    let mut s = start;
+    let mut run_start = 0usize;
+    // Conservatively set when the current run may hold bytes >= 0x80.
+    let mut hi: u64 = (start > 0) as u64;
+    let mut clean_from = 0usize;
+    loop {
+        out.ensure(pad, if mode.stop_at_quote { 64 } else { n - s });
+        let rem = n - s;
+        let i;
+        if rem >= V::W {
+            // SAFETY: s + W <= n; W + 8 bytes of room.
+            let m = unsafe {
+                let v = V::load(sp.add(s));
+                v.store(out.pos);
+                hi |= v.high_mask();
+                v.special_mask()
+            };
+            if m == 0 {
+                s += V::W;
+                // SAFETY: W bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(V::W) };
+                continue;
+            }
+            i = first::<V>(m);
+        } else {
+            if rem == 0 {
+                break;
+            }
+            let m = if V::OVERLAP_TAIL && n >= V::W && n - V::W >= clean_from {
+                let shift = V::W - rem;
+                // SAFETY: as in escape_core: in-bounds load, the store
+                // rewrites verbatim output with the same bytes.
+                unsafe {
+                    let v = V::load(sp.add(n - V::W));
+                    v.store(out.pos.sub(shift));
+                    let sh = shift as u32 * V::STRIDE;
+                    hi |= v.high_mask() >> sh;
+                    v.special_mask() >> sh
+                }
+            } else {
+                // SAFETY: s..n in bounds; W bytes of room.
+                unsafe {
+                    let v = V::load_partial(sp.add(s), rem);
+                    v.store(out.pos);
+                    let low = low_bytes::<V>(rem);
+                    hi |= v.high_mask() & low;
+                    v.special_mask() & low
+                }
+            };
+            if m == 0 {
+                // SAFETY: rem bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(rem) };
+                break;
+            }
+            i = first::<V>(m);
+        }
+        s += i;
+        // SAFETY: i < W verbatim bytes of the block store.
+        out.pos = unsafe { out.pos.add(i) };
+        if hi != 0 {
+            if let Err(e) = check_run(&mut out, src, run_start, s, mode.replace) {
+                out.finish();
+                return Err(e);
+            }
+            hi = 0;
+        }
+        let b = src[s];
+        if b == b'\\' {
+            match decode_escape(src, s, mode) {
+                Ok((d, len)) => {
+                    let mut buf = [0u8; 4];
+                    let k = match d {
+                        Decoded::Char(cp) => encode_utf8(cp, &mut buf),
+                        Decoded::Replacement => encode_utf8(0xFFFD, &mut buf),
+                    };
+                    // SAFETY: W + 8 >= 4 bytes of room at pos.
+                    unsafe {
+                        ptr::copy_nonoverlapping(buf.as_ptr(), out.pos, 4);
+                        out.pos = out.pos.add(k);
+                    }
+                    s += len;
+                }
+                Err(e) => {
+                    out.finish();
+                    return Err(e);
+                }
+            }
+        } else if b == b'"' && mode.stop_at_quote {
+            out.finish();
+            return Ok(s);
+        } else {
+            out.finish();
+            let kind = if b == b'"' {
+                ErrorKind::UnescapedQuote
+            } else {
+                ErrorKind::ControlCharacter(b)
+            };
+            return Err(Error::new(s, kind));
+        }
+        run_start = s;
+        clean_from = s;
+    }
+    if hi != 0 {
+        if let Err(e) = check_run(&mut out, src, run_start, n, mode.replace) {
+            out.finish();
+            return Err(e);
+        }
+    }
+    out.finish();
+    if mode.stop_at_quote {
+        Err(Error::new(n, ErrorKind::Unterminated))
+    } else {
+        Ok(n)
+    }
+}
+
+/// Default-policy escape validating UTF-8 (`bool` = replace invalid).
+pub(crate) type EscapeUtf8Fn = unsafe fn(&mut Vec<u8>, &[u8], bool) -> Result<(), Error>;
+/// See [`unescape_core`].
+pub(crate) type UnescapeFn =
+    unsafe fn(&mut Vec<u8>, &[u8], usize, UnescapeMode) -> Result<usize, Error>;
+
+/// The kernel functions for one instruction-set level.
+pub(crate) struct Kernels {
+    /// Default-policy escape, bytes >= 0x80 verbatim.
+    pub(crate) escape: unsafe fn(&mut Vec<u8>, &[u8]),
+    /// Default-policy escape validating UTF-8 (`bool` = replace).
+    pub(crate) escape_utf8: EscapeUtf8Fn,
+    /// See [`unescape_core`].
+    pub(crate) unescape: UnescapeFn,
+    /// See [`scan_core`].
+    pub(crate) scan: unsafe fn(&[u8]) -> (usize, bool),
+}
+
+/// Instantiates a [`Kernels`] table for a block type inside functions
+/// compiled with the given target features.
+macro_rules! kernels {
+    ($name:ident, $block:ty, $($feature:literal),*) => {
+        pub(crate) static $name: $crate::simd::json::Kernels = {
+            #[allow(unused_imports)]
+            use $crate::simd::json::{escape_core, scan_core, unescape_core, UnescapeMode};
+            use $crate::json::Error;
+
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: caller guarantees CPU support; cannot fail.
+                let _ = unsafe { escape_core::<$block, false>(dst, src, false) };
+            }
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
+                // SAFETY: caller guarantees CPU support.
+                unsafe { escape_core::<$block, true>(dst, src, replace) }
+            }
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn unescape(
+                dst: &mut Vec<u8>,
+                src: &[u8],
+                start: usize,
+                mode: UnescapeMode,
+            ) -> Result<usize, Error> {
+                // SAFETY: caller guarantees CPU support.
+                unsafe { unescape_core::<$block>(dst, src, start, mode) }
+            }
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn scan(src: &[u8]) -> (usize, bool) {
+                // SAFETY: caller guarantees CPU support.
+                unsafe { scan_core::<$block>(src) }
+            }
+            $crate::simd::json::Kernels {
+                escape,
+                escape_utf8,
+                unescape,
+                scan,
+            }
+        };
+    };
+}
+pub(crate) use kernels;
+
+/// The kernel table for `kernel`, or `None` if this build/CPU cannot run it.
+pub(crate) fn kernels_for(kernel: Kernel) -> Option<&'static Kernels> {
+    if !kernel.is_available() {
+        return None;
+    }
+    match kernel {
+        Kernel::Scalar => Some(&scalar::SCALAR),
+        Kernel::Swar => Some(&swar::SWAR),
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        Kernel::Sse2 => Some(&x86::SSE2),
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        Kernel::Avx2 => Some(&x86::AVX2),
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        Kernel::Avx512 => Some(&x86::AVX512),
+        #[cfg(all(target_arch = "aarch64", not(miri)))]
+        Kernel::Neon => Some(&neon::NEON),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The best kernel table for this CPU, detected once and then cached.
+#[inline(always)]
+pub(crate) fn best() -> &'static Kernels {
+    use std::sync::atomic::{AtomicPtr, Ordering};
+    static CHOSEN: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
+    let p = CHOSEN.load(Ordering::Relaxed);
+    if !p.is_null() {
+        // SAFETY: only ever set to a pointer to one of the static tables.
+        return unsafe { &*p };
+    }
+    detect(&CHOSEN)
+}
+
+#[cold]
+#[inline(never)]
+fn detect(slot: &std::sync::atomic::AtomicPtr<Kernels>) -> &'static Kernels {
+    let table = kernels_for(Kernel::best()).unwrap_or(&swar::SWAR);
+    slot.store(
+        table as *const Kernels as *mut Kernels,
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    table
+}

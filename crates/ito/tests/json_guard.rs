@@ -1,0 +1,128 @@
+//! Guard-page test: every input is placed so that its last byte is the last
+//! readable byte before a page mapped PROT_NONE. Any read past the end (even
+//! by one byte, even inside what would have been the same page) faults.
+//! Every length 0..=256, every kernel, escape/quote_bytes/unescape/unquote.
+
+#![cfg(unix)]
+
+use ito::json::{self, Options};
+use ito::Kernel;
+
+struct Guarded {
+    base: *mut u8,
+    size: usize,
+    page: usize,
+}
+
+impl Guarded {
+    fn new() -> Self {
+        // SAFETY: plain libc calls; the result is checked.
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE) as usize;
+            let size = 3 * page;
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            assert_ne!(base, libc::MAP_FAILED);
+            let base = base as *mut u8;
+            let guard = base.add(2 * page);
+            assert_eq!(libc::mprotect(guard as *mut _, page, libc::PROT_NONE), 0);
+            Guarded { base, size, page }
+        }
+    }
+
+    /// `bytes` copied so they end exactly at the guard page.
+    fn place(&mut self, bytes: &[u8]) -> &[u8] {
+        assert!(bytes.len() <= 2 * self.page);
+        // SAFETY: the destination lies inside the two readable pages.
+        unsafe {
+            let end = self.base.add(2 * self.page);
+            let start = end.sub(bytes.len());
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), start, bytes.len());
+            std::slice::from_raw_parts(start, bytes.len())
+        }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: unmapping the mapping made in new().
+        unsafe { libc::munmap(self.base as *mut _, self.size) };
+    }
+}
+
+fn patterns(len: usize) -> Vec<Vec<u8>> {
+    let cycle = |unit: &[u8]| unit.iter().copied().cycle().take(len).collect::<Vec<u8>>();
+    let mut out = vec![
+        vec![b'a'; len],
+        cycle(b"ab\"c\\d\ne"),
+        cycle("xé😀".as_bytes()),
+        cycle(br"q\n\u00e9\ud83d\ude00"),
+    ];
+    for last in [b'\\', b'"', 0x01, 0xC3, 0xF0] {
+        let mut v = vec![b'a'; len];
+        if let Some(l) = v.last_mut() {
+            *l = last;
+        }
+        out.push(v);
+    }
+    out
+}
+
+#[test]
+fn no_kernel_reads_past_the_end() {
+    let mut g = Guarded::new();
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    let opts = [
+        Options::new(),
+        Options::new().replace_invalid(true),
+        Options::new().ascii_only(true).replace_invalid(true),
+    ];
+    let mut checked = 0usize;
+    for len in 0..=256 {
+        for pat in patterns(len) {
+            let input = g.place(&pat);
+            let want_lossy = String::from_utf8_lossy(&pat).into_owned();
+            for &k in &kernels {
+                if let Ok(s) = std::str::from_utf8(input) {
+                    let mut out = Vec::new();
+                    json::escape_with_kernel(k, &mut out, s);
+                    let mut q = Vec::new();
+                    json::quote(&mut q, s);
+                    assert_eq!(&q[1..q.len() - 1], &out[..]);
+                    json::escape(&mut Vec::new(), s);
+                }
+                for o in &opts {
+                    let mut out = Vec::new();
+                    let r = json::quote_bytes_with_kernel(k, &mut out, input, o);
+                    assert_eq!(r.is_ok(), o.replace_invalid || want_lossy.as_bytes() == pat);
+                }
+                let _ = json::unescape_with_kernel(k, &mut Vec::new(), input, &opts[0]);
+                let _ = json::unescape_with_kernel(k, &mut Vec::new(), input, &opts[1]);
+                let _ = json::unquote_with_kernel(k, input);
+                json::needs_escape_with_kernel(k, input);
+                checked += 1;
+            }
+            json::needs_escape(input);
+            let _ = json::unquote(input);
+            let _ = json::unescape(&mut Vec::new(), input);
+            // As a literal: `"` + text ending at the guard (unterminated),
+            // and the same text closed by a `"` that is the last byte.
+            let mut lit = vec![b'"'];
+            lit.extend_from_slice(&pat);
+            for &k in &kernels {
+                let _ = json::unquote_with_kernel(k, g.place(&lit));
+            }
+            lit.push(b'"');
+            for &k in &kernels {
+                let _ = json::unquote_with_kernel(k, g.place(&lit));
+            }
+        }
+    }
+    assert!(checked >= 257 * 9 * 2);
+}
