@@ -503,6 +503,20 @@ fn syntax_errors_carry_offsets() {
 }
 
 #[test]
+fn nesting_limit_matches_serde_json() {
+    for k in [1usize, 100, 125, 126, 127, 128, 200] {
+        let text = GOOD.replacen(
+            '{',
+            &format!("{{\"x\":{}{},", "[".repeat(k), "]".repeat(k)),
+            1,
+        );
+        let ours = Event::parse(text.as_bytes()).is_ok();
+        let serde = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+        assert_eq!(ours, serde, "nesting {k}");
+    }
+}
+
+#[test]
 fn content_borrows_unless_escaped() {
     let event = Event::parse(GOOD.as_bytes()).unwrap();
     assert!(matches!(event.content, std::borrow::Cow::Borrowed(_)));

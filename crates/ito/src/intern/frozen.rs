@@ -198,7 +198,10 @@ impl Frozen {
             }
             if (x >> 32) as u32 == h32 {
                 let sym = Sym::from_raw(x as u32);
-                if self.bytes_of(sym) == Some(key) {
+                if self
+                    .bytes_of(sym)
+                    .is_some_and(|b| super::shard::bytes_eq(b, key))
+                {
                     return Some(sym);
                 }
             }

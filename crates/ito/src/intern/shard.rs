@@ -72,7 +72,8 @@ struct Writer {
     overflow_len: u32,
     free_overflow: Vec<u32>,
     scratch: Vec<u64>,
-    chain: Vec<u32>,
+    /// Bytes of allocated segments (buckets, overflow, records).
+    segment_bytes: usize,
     probes: u64,
     splits: u64,
 }
@@ -117,6 +118,30 @@ fn address(h32: u32, shape: u64) -> usize {
     }
 }
 
+/// Byte equality with an inlined path for short strings (most interned
+/// strings are identifiers): two overlapping in-bounds loads per side
+/// instead of a call to `memcmp`.
+#[inline]
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n >= 8 {
+        if n <= 16 {
+            let w =
+                |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+            return (w(a, 0) ^ w(b, 0)) | (w(a, n - 8) ^ w(b, n - 8)) == 0;
+        }
+        return a == b;
+    }
+    if n >= 4 {
+        let w = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+        return (w(a, 0) ^ w(b, 0)) | (w(a, n - 4) ^ w(b, n - 4)) == 0;
+    }
+    a == b
+}
+
 #[inline]
 fn live_buckets(shape: u64) -> usize {
     (1usize << (shape >> 32)) + shape as u32 as usize
@@ -142,27 +167,31 @@ impl Shard {
                 overflow_len: 0,
                 free_overflow: Vec::new(),
                 scratch: Vec::new(),
-                chain: Vec::new(),
+                segment_bytes: 0,
                 probes: 0,
                 splits: 0,
             }),
         };
+        let mut added = 0;
         for i in 0..(1usize << level) {
-            let (p, _) = shard.buckets.reserve(i);
+            let (p, bytes) = shard.buckets.reserve(i);
+            added += bytes;
             // SAFETY: `p` points to an element of an allocated segment; an
             // all-zero bucket is valid (atomics of 0, empty chain).
             unsafe { p.write_bytes(0, 1) };
         }
-        shard.update_bytes(&shard.writer.lock().unwrap_or_else(|e| e.into_inner()));
+        {
+            let mut w = shard.lock();
+            w.segment_bytes = added;
+            shard.update_bytes(&w);
+        }
         shard
     }
 
     fn update_bytes(&self, w: &Writer) {
-        let total = self.buckets.allocated_bytes()
-            + self.overflow.allocated_bytes()
-            + self.records.allocated_bytes()
+        let total = w.segment_bytes
             + w.arena.allocated_bytes()
-            + (w.free_overflow.capacity() + w.chain.capacity()) * 4
+            + w.free_overflow.capacity() * 4
             + w.scratch.capacity() * 8;
         self.bytes.store(total, Ordering::Relaxed);
     }
@@ -242,20 +271,28 @@ impl Shard {
         let mut bucket = unsafe { self.bucket(address(h32, shape)) };
         let mut hops = 0u32;
         loop {
-            for slot in &bucket.slots {
-                let x = slot.load(Ordering::Acquire);
-                if x == 0 {
-                    return Probe::Absent;
+            // Load the whole bucket, then test all tags without branching:
+            // where the key sits in the bucket is random, and a branch per
+            // slot would mispredict once per lookup.
+            let xs: [u64; BUCKET_SLOTS] =
+                std::array::from_fn(|k| bucket.slots[k].load(Ordering::Acquire));
+            let mut matches = 0u32;
+            for (k, &x) in xs.iter().enumerate() {
+                matches |= u32::from((x >> 32) as u32 == h32 && x != 0) << k;
+            }
+            while matches != 0 {
+                let local1 = xs[matches.trailing_zeros() as usize] as u32;
+                // SAFETY: every slot value was stored with Release after
+                // its record was published; our Acquire load of it
+                // synchronises with that store.
+                if bytes_eq(unsafe { self.record(local1 - 1) }, key) {
+                    return Probe::Found(local1);
                 }
-                if (x >> 32) as u32 == h32 {
-                    let local1 = x as u32;
-                    // SAFETY: every slot value was stored with Release after
-                    // its record was published; our Acquire load of `x`
-                    // synchronises with that store.
-                    if unsafe { self.record(local1 - 1) } == key {
-                        return Probe::Found(local1);
-                    }
-                }
+                matches &= matches - 1;
+            }
+            // Slots fill in order: a chain continues only past a full bucket.
+            if xs[BUCKET_SLOTS - 1] == 0 {
+                return Probe::Absent;
             }
             let next = bucket.next.load(Ordering::Acquire);
             if next == 0 {
@@ -329,7 +366,7 @@ impl Shard {
                 }
                 entries += 1;
                 // SAFETY: writer context, the record is published.
-                if (x >> 32) as u32 == h32 && unsafe { self.record(x as u32 - 1) } == key {
+                if (x >> 32) as u32 == h32 && bytes_eq(unsafe { self.record(x as u32 - 1) }, key) {
                     w.probes += entries as u64;
                     return (Some(x as u32), entries);
                 }
@@ -350,7 +387,7 @@ impl Shard {
             None => {
                 let i = w.overflow_len;
                 w.overflow_len += 1;
-                let _ = self.overflow.reserve(i as usize);
+                w.segment_bytes += self.overflow.reserve(i as usize).1;
                 (i, false)
             }
         };
@@ -430,7 +467,8 @@ impl Shard {
         let split = shape as u32 as usize;
         let n0 = 1usize << level;
         let target = n0 + split;
-        let (p, _) = self.buckets.reserve(target);
+        let (p, added) = self.buckets.reserve(target);
+        w.segment_bytes += added;
         // SAFETY: `target` is not yet live, so no reader can see it; an
         // all-zero bucket is valid.
         unsafe { p.write_bytes(0, 1) };
@@ -525,7 +563,8 @@ impl Shard {
             index = address(h32, self.shape.load(Ordering::Relaxed));
         }
         let record = w.arena.push(key);
-        let (cell, _) = self.records.reserve(local as usize);
+        let (cell, added) = self.records.reserve(local as usize);
+        w.segment_bytes += added;
         // SAFETY: `cell` is in an allocated segment and not yet published
         // (`local >= len`), so no reader looks at it.
         unsafe { cell.write(record) };

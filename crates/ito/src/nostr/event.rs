@@ -13,8 +13,10 @@ use super::error::{Error, ErrorKind, Field};
 use super::scan::{self, skip_ws};
 use std::borrow::Cow;
 
-/// How deeply nested unknown fields may be before the parser gives up.
-pub const MAX_DEPTH: u32 = 128;
+/// How deeply arrays and objects may nest, counting the event object itself,
+/// before the parser gives up (serde_json's default limit, so both accept the
+/// same documents).
+pub const MAX_DEPTH: u32 = 127;
 
 /// One parsed Nostr event, borrowing from the input where it can.
 ///
@@ -498,12 +500,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips any JSON value, validating it.
+    /// Skips any JSON value, validating it; `depth` is the nesting level of
+    /// the container holding it (the event object is level 1).
     fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
-        if depth > MAX_DEPTH {
+        let c = self.peek();
+        if matches!(c, Some(b'[' | b'{')) && depth >= MAX_DEPTH {
             return Err(Error::new(self.pos, ErrorKind::TooDeep));
         }
-        match self.peek() {
+        match c {
             Some(b'"') => self.string("a string").map(|_| ()),
             Some(b'{') => {
                 self.pos += 1;

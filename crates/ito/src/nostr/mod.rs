@@ -10,7 +10,8 @@
 //! produce, so ids agree byte for byte.
 //!
 //! - [`escape`] / [`unescape`] / [`unescape_in_place`]: the string codec on
-//!   arbitrary bytes. Escaping uses the SIMD kernels of [`crate::json`].
+//!   arbitrary bytes. Escaping is [`crate::json`]'s SIMD kernel (its default
+//!   escaping on bytes is exactly NIP-01's rule).
 //!   Unescaping accepts any bytes, copying bytes >= 0x80 verbatim whether or
 //!   not they are UTF-8, so `unescape(escape(x)) == x` for every byte string
 //!   (relays treat content as bytes); it rejects what JSON forbids in string
@@ -60,17 +61,7 @@ pub use id::{verify, verify_signature};
 /// ```
 #[inline]
 pub fn escape(dst: &mut Vec<u8>, src: &[u8]) {
-    dst.reserve(src.len() + 2);
-    let mut i = 0;
-    loop {
-        let j = scan::find_special(src, i);
-        dst.extend_from_slice(&src[i..j]);
-        match src.get(j) {
-            None => return,
-            Some(&c) => scan::push_canonical_char(dst, c as u32),
-        }
-        i = j + 1;
-    }
+    crate::json::escape_bytes(dst, src)
 }
 
 /// Appends the decoded form of JSON string text `src` (without quotes) to

@@ -30,12 +30,30 @@ fn eq(x: u64, c: u8) -> u64 {
 /// or `src.len()`.
 #[inline]
 pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while i + 8 <= src.len() {
+    #[inline(always)]
+    fn special(x: u64) -> u64 {
+        lt(x, 0x20) | eq(x, b'"') | eq(x, b'\\')
+    }
+    #[inline(always)]
+    fn load(src: &[u8], i: usize) -> u64 {
         let mut b = [0u8; 8];
         b.copy_from_slice(&src[i..i + 8]);
-        let x = u64::from_le_bytes(b);
-        let m = lt(x, 0x20) | eq(x, b'"') | eq(x, b'\\');
+        u64::from_le_bytes(b)
+    }
+    let mut i = from;
+    while i + 16 <= src.len() {
+        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
+        if a | b != 0 {
+            return if a != 0 {
+                i + a.trailing_zeros() as usize / 8
+            } else {
+                i + 8 + b.trailing_zeros() as usize / 8
+            };
+        }
+        i += 16;
+    }
+    if i + 8 <= src.len() {
+        let m = special(load(src, i));
         if m != 0 {
             return i + m.trailing_zeros() as usize / 8;
         }
@@ -51,20 +69,155 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
     src.len()
 }
 
-#[inline]
+/// Whether `c` needs escaping (or, inside string text, attention).
+#[inline(always)]
+pub(crate) fn is_special(c: u8) -> bool {
+    c < 0x20 || c == b'"' || c == b'\\'
+}
+
+/// Value of a hex digit (either case), or 0xff.
+static HEX_VALUE: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            b'0'..=b'9' => c as u8 - b'0',
+            b'a'..=b'f' => c as u8 - b'a' + 10,
+            b'A'..=b'F' => c as u8 - b'A' + 10,
+            _ => 0xff,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// What a two-byte escape `\X` decodes to, indexed by X; 0 if X is not one
+/// (`u` included: it is handled separately).
+static SIMPLE_ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// NIP-01 escape sequence of each byte that needs one (length in byte 7).
+#[cfg(test)]
+static ESCAPE_SEQ: [[u8; 8]; 256] = {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 8]; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = [b'\\', b'u', b'0', b'0', D[c >> 4], D[c & 15], 0, 6];
+        c += 1;
+    }
+    t[0x08] = [b'\\', b'b', 0, 0, 0, 0, 0, 2];
+    t[0x09] = [b'\\', b't', 0, 0, 0, 0, 0, 2];
+    t[0x0a] = [b'\\', b'n', 0, 0, 0, 0, 0, 2];
+    t[0x0c] = [b'\\', b'f', 0, 0, 0, 0, 0, 2];
+    t[0x0d] = [b'\\', b'r', 0, 0, 0, 0, 0, 2];
+    t[b'"' as usize] = [b'\\', b'"', 0, 0, 0, 0, 0, 2];
+    t[b'\\' as usize] = [b'\\', b'\\', 0, 0, 0, 0, 0, 2];
+    t
+};
+
+/// Appends `src` with NIP-01 escaping: runs of plain bytes are copied, runs
+/// of bytes needing escapes go through a table with one 8-byte store each.
+/// A scalar reference for the tests; [`super::escape`] uses the `json`
+/// kernel.
+#[cfg(test)]
+pub(crate) fn escape_into(dst: &mut Vec<u8>, src: &[u8]) {
+    let n = src.len();
+    dst.reserve(n + 8);
+    let mut i = 0;
+    loop {
+        let j = find_special(src, i);
+        dst.extend_from_slice(&src[i..j]);
+        if j >= n {
+            return;
+        }
+        // A run of bytes needing escapes: up to 64 at a time with room for
+        // the longest escapes reserved once, one 8-byte store per byte.
+        let mut k = j;
+        loop {
+            let end = n.min(k + 64);
+            if dst.capacity() - dst.len() < 6 * 64 + 8 {
+                dst.reserve(6 * 64 + 8 + (n - k));
+            }
+            let len = dst.len();
+            let mut w = 0;
+            // SAFETY: at most 64 escapes of at most 6 bytes each, plus 2
+            // bytes of slack for the last 8-byte store, fit in the reserved
+            // room; only the first w bytes count as initialised.
+            unsafe {
+                let p = dst.as_mut_ptr().add(len);
+                while k < end {
+                    let seq = &ESCAPE_SEQ[src[k] as usize];
+                    if seq[7] == 0 {
+                        break;
+                    }
+                    core::ptr::copy_nonoverlapping(seq.as_ptr(), p.add(w), 8);
+                    w += seq[7] as usize;
+                    k += 1;
+                }
+                dst.set_len(len + w);
+            }
+            if k < end || k == n {
+                break;
+            }
+        }
+        i = k;
+    }
+}
+
+/// Writes the UTF-8 encoding of scalar value `cp` at `out`; returns the length.
+///
+/// # Safety
+/// `out` must be valid for as many byte writes as the encoding of `cp` needs.
+#[inline(always)]
+unsafe fn put_utf8(out: *mut u8, cp: u32) -> usize {
+    // SAFETY: the caller guarantees room for the encoding (1..=4 bytes).
+    unsafe {
+        if cp < 0x80 {
+            *out = cp as u8;
+            1
+        } else if cp < 0x800 {
+            *out = 0xc0 | (cp >> 6) as u8;
+            *out.add(1) = 0x80 | (cp & 0x3f) as u8;
+            2
+        } else if cp < 0x10000 {
+            *out = 0xe0 | (cp >> 12) as u8;
+            *out.add(1) = 0x80 | ((cp >> 6) & 0x3f) as u8;
+            *out.add(2) = 0x80 | (cp & 0x3f) as u8;
+            3
+        } else {
+            *out = 0xf0 | (cp >> 18) as u8;
+            *out.add(1) = 0x80 | ((cp >> 12) & 0x3f) as u8;
+            *out.add(2) = 0x80 | ((cp >> 6) & 0x3f) as u8;
+            *out.add(3) = 0x80 | (cp & 0x3f) as u8;
+            4
+        }
+    }
+}
+
+#[inline(always)]
 fn hex4(src: &[u8], at: usize) -> Option<u32> {
     let d = src.get(at..at + 4)?;
-    let mut v = 0u32;
-    for &c in d {
-        let x = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return None,
-        };
-        v = (v << 4) | x as u32;
+    let (a, b, c, e) = (
+        HEX_VALUE[d[0] as usize],
+        HEX_VALUE[d[1] as usize],
+        HEX_VALUE[d[2] as usize],
+        HEX_VALUE[d[3] as usize],
+    );
+    if (a | b | c | e) & 0xf0 != 0 {
+        return None;
     }
-    Some(v)
+    Some(((a as u32) << 12) | ((b as u32) << 8) | ((c as u32) << 4) | e as u32)
 }
 
 /// Decodes the escape at `src[at] == b'\\'`: the code point it stands for
@@ -74,38 +227,31 @@ pub(crate) fn decode_escape(src: &[u8], at: usize) -> Result<(u32, usize), Error
     let Some(&c) = src.get(at + 1) else {
         return Err(Error::new(at, ErrorKind::UnexpectedEnd));
     };
-    let simple = match c {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0c,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        b'u' => {
-            let Some(cp) = hex4(src, at + 2) else {
-                if src.len() < at + 6 && src[at + 2..].iter().all(|c| c.is_ascii_hexdigit()) {
-                    return Err(Error::new(at, ErrorKind::UnexpectedEnd));
-                }
-                return Err(Error::new(at, ErrorKind::InvalidUnicodeEscape));
-            };
-            return match cp {
-                0xd800..=0xdbff => {
-                    if src.get(at + 6) == Some(&b'\\') && src.get(at + 7) == Some(&b'u') {
-                        if let Some(lo @ 0xdc00..=0xdfff) = hex4(src, at + 8) {
-                            return Ok((0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), 12));
-                        }
-                    }
-                    Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16)))
-                }
-                0xdc00..=0xdfff => Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16))),
-                _ => Ok((cp, 6)),
-            };
+    let simple = SIMPLE_ESCAPE[c as usize];
+    if simple != 0 {
+        return Ok((simple as u32, 2));
+    }
+    if c != b'u' {
+        return Err(Error::new(at, ErrorKind::InvalidEscape(c)));
+    }
+    let Some(cp) = hex4(src, at + 2) else {
+        if src.len() < at + 6 && src[at + 2..].iter().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Error::new(at, ErrorKind::UnexpectedEnd));
         }
-        _ => return Err(Error::new(at, ErrorKind::InvalidEscape(c))),
+        return Err(Error::new(at, ErrorKind::InvalidUnicodeEscape));
     };
-    Ok((simple as u32, 2))
+    match cp {
+        0xd800..=0xdbff => {
+            if src.get(at + 6) == Some(&b'\\') && src.get(at + 7) == Some(&b'u') {
+                if let Some(lo @ 0xdc00..=0xdfff) = hex4(src, at + 8) {
+                    return Ok((0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), 12));
+                }
+            }
+            Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16)))
+        }
+        0xdc00..=0xdfff => Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16))),
+        _ => Ok((cp, 6)),
+    }
 }
 
 /// UTF-8 encoding of `cp` (a scalar value) into `buf`; returns the length.
@@ -144,30 +290,98 @@ pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error
 }
 
 /// Appends the decoded bytes of string text `src` (no surrounding quotes) to
-/// `dst`. Bytes >= 0x80 are copied verbatim (UTF-8 or not).
+/// `dst`. Bytes >= 0x80 are copied verbatim (UTF-8 or not). On error `dst`
+/// keeps its length (spare capacity may have been written).
+///
+/// Plain runs are found eight bytes at a time and copied; runs of escapes
+/// are decoded in a tight loop with a fast path for `\u00XX` (one 8-byte
+/// load, a pattern compare and two table look-ups).
 pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
-    dst.reserve(src.len());
+    let n = src.len();
+    // Decoding never lengthens: every escape decodes to at most its length.
+    dst.reserve(n);
+    let base = dst.len();
+    // SAFETY: reserve made n bytes after base writable.
+    let out = unsafe { dst.as_mut_ptr().add(base) };
+    let mut w = 0; // bytes written; invariant w <= i <= n
     let mut i = 0;
-    loop {
+    let result = 'outer: loop {
         let j = find_special(src, i);
-        dst.extend_from_slice(&src[i..j]);
-        match src.get(j) {
-            None => return Ok(()),
-            Some(b'\\') => {
-                let (cp, n) = decode_escape(src, j)?;
-                if cp < 0x80 {
-                    dst.push(cp as u8);
-                } else {
-                    let mut buf = [0u8; 4];
-                    let len = encode_utf8(cp, &mut buf);
-                    dst.extend_from_slice(&buf[..len]);
-                }
-                i = j + n;
+        // SAFETY: src[i..j] is in bounds; out + w .. out + w + (j - i) is
+        // within the n reserved bytes because w <= i.
+        unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i) };
+        w += j - i;
+        i = j;
+        // A run of escapes.
+        loop {
+            match src.get(i) {
+                None => break 'outer Ok(()),
+                Some(b'\\') => {}
+                Some(&c) if is_special(c) => break 'outer Err(special_error(i, c)),
+                Some(_) => continue 'outer,
             }
-            Some(b'"') => return Err(Error::new(j, ErrorKind::UnescapedQuote)),
-            Some(&c) => return Err(Error::new(j, ErrorKind::ControlCharacter(c))),
+            if i + 8 <= n {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&src[i..i + 8]);
+                let x = u64::from_le_bytes(b);
+                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
+                if simple != 0 {
+                    // SAFETY: w <= i < n.
+                    unsafe { *out.add(w) = simple };
+                    w += 1;
+                    i += 2;
+                    continue;
+                }
+                if x as u32 == u32::from_le_bytes(*b"\\u00") {
+                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
+                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
+                    if (hi | lo) & 0xf0 == 0 {
+                        let v = (hi << 4) | lo;
+                        // SAFETY: 6 input bytes decode to 1 or 2 output bytes
+                        // and w <= i.
+                        unsafe {
+                            if v < 0x80 {
+                                *out.add(w) = v;
+                                w += 1;
+                            } else {
+                                *out.add(w) = 0xc0 | (v >> 6);
+                                *out.add(w + 1) = 0x80 | (v & 0x3f);
+                                w += 2;
+                            }
+                        }
+                        i += 6;
+                        continue;
+                    }
+                }
+            }
+            match decode_escape(src, i) {
+                Ok((cp, len)) => {
+                    // SAFETY: a `len`-byte escape encodes to at most `len`
+                    // bytes (2 -> 1, 6 -> <= 3, 12 -> 4), so w stays <= i.
+                    w += unsafe { put_utf8(out.add(w), cp) };
+                    i += len;
+                }
+                Err(e) => break 'outer Err(e),
+            }
         }
+    };
+    if result.is_ok() {
+        // SAFETY: the w bytes after base were written above.
+        unsafe { dst.set_len(base + w) };
     }
+    result
+}
+
+#[cold]
+fn special_error(at: usize, c: u8) -> Error {
+    Error::new(
+        at,
+        if c == b'"' {
+            ErrorKind::UnescapedQuote
+        } else {
+            ErrorKind::ControlCharacter(c)
+        },
+    )
 }
 
 /// In-place form of [`unescape_into`]: returns the decoded length.
@@ -275,6 +489,53 @@ pub(crate) fn skip_ws(src: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_kernel_matches_reference_escape_on_dense_and_sparse_bytes() {
+        let dense: Vec<u8> = (0..8192).map(|i| (i % 256) as u8).collect();
+        let sparse: Vec<u8> = (0..8192)
+            .map(|i| {
+                if i % 97 == 0 {
+                    (i % 32) as u8
+                } else {
+                    b'a' + (i % 26) as u8
+                }
+            })
+            .collect();
+        for src in [&dense[..], &sparse[..]] {
+            for len in [0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 128, 1000, 8192] {
+                let mut want = Vec::new();
+                escape_into(&mut want, &src[..len]);
+                let mut got = Vec::new();
+                super::super::escape(&mut got, &src[..len]);
+                assert_eq!(got, want, "len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn escape_table_matches_canonical_rule_for_every_byte() {
+        for b in 0..=255u8 {
+            let mut want = Vec::new();
+            if b < 0x80 {
+                push_canonical_char(&mut want, b as u32);
+            } else {
+                want.push(b);
+            }
+            for pad in 0..20 {
+                let mut src = vec![b'x'; pad];
+                src.push(b);
+                src.extend(std::iter::repeat_n(b, pad));
+                let mut got = Vec::new();
+                escape_into(&mut got, &src);
+                let mut expect = vec![b'x'; pad];
+                for _ in 0..=pad {
+                    expect.extend_from_slice(&want);
+                }
+                assert_eq!(got, expect, "byte {b:#x} pad {pad}");
+            }
+        }
+    }
 
     #[test]
     fn find_special_matches_naive_at_every_position() {

@@ -61,6 +61,9 @@ pub(crate) trait Block: Copy {
     const STRIDE: u32;
     /// Whether tails may use the overlapping-reload trick (see module docs).
     const OVERLAP_TAIL: bool;
+    /// Mask popcount from which a block counts as escape-dense and is
+    /// translated byte by byte instead of one block step per escape.
+    const DENSE_BITS: u32;
 
     /// Loads `W` bytes.
     ///
@@ -242,6 +245,20 @@ const fn build_escapes(upper: bool) -> [u64; 256] {
     t
 }
 
+/// `TRANSLATE[b]`: like [`ESCAPES`], but every other byte maps to itself
+/// with length 1, so a byte loop can translate without branches.
+static TRANSLATE: [u64; 256] = {
+    let mut t = build_escapes(false);
+    let mut b = 0;
+    while b < 256 {
+        if t[b] == 0 {
+            t[b] = b as u64 | (1 << 56);
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Writes the default escape of special byte `b` at `out.pos`.
 ///
 /// # Safety
@@ -333,6 +350,29 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 continue;
             }
             i = first::<V>(m);
+            if !VALIDATE && m.count_ones() >= V::DENSE_BITS {
+                // Escape-dense block: rather than one block step per escape,
+                // translate the rest of the block byte by byte through a
+                // branch-free table (each byte stores 8 bytes and advances
+                // by its escaped length).
+                out.ensure(6 * V::W + 8, n - s);
+                let mut pos = out.pos;
+                // SAFETY: the whole block is rewritten from `out.pos` (the
+                // block store may have been lost if ensure() moved the
+                // buffer); s + W <= n; the room holds 6 bytes per input byte
+                // plus 8 for the last 8-byte store.
+                unsafe {
+                    for j in 0..V::W {
+                        let e = TRANSLATE[*sp.add(s + j) as usize];
+                        ptr::write_unaligned(pos as *mut [u8; 8], e.to_le_bytes());
+                        pos = pos.add((e >> 56) as usize);
+                    }
+                }
+                out.pos = pos;
+                s += V::W;
+                clean_from = s;
+                continue;
+            }
         } else {
             if rem == 0 {
                 break;
@@ -690,6 +730,9 @@ pub(crate) unsafe fn unescape_core<V: Block>(
                 out.finish();
                 return Err(e);
             }
+            // A lossy rewrite may have used up the room: restore it before
+            // writing the escape below.
+            out.ensure(pad, 64);
             hi = 0;
         }
         let b = src[s];

@@ -21,6 +21,7 @@ impl Block for Sse2 {
     const W: usize = 16;
     const STRIDE: u32 = 1;
     const OVERLAP_TAIL: bool = true;
+    const DENSE_BITS: u32 = 2;
 
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
@@ -71,6 +72,7 @@ impl Block for Avx2 {
     const W: usize = 32;
     const STRIDE: u32 = 1;
     const OVERLAP_TAIL: bool = true;
+    const DENSE_BITS: u32 = 4;
 
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
@@ -121,6 +123,7 @@ impl Block for Avx512 {
     const W: usize = 64;
     const STRIDE: u32 = 1;
     const OVERLAP_TAIL: bool = false;
+    const DENSE_BITS: u32 = 8;
 
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
