@@ -467,12 +467,13 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
     (f & facts::ASCII != 0, f & facts::JSON_SAFE != 0)
 }
 
-/// Append `s` to `dst` as a JSON string literal (with the quotes).
+/// Append `s` to `dst` as a JSON string literal (with the quotes); also
+/// available as `ito::json::quote_str`.
 ///
 /// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written with one
-/// `memcpy` between the two quotes, after a single `reserve`; others go
-/// through a correct scalar escaper (`\"`, `\\`, `\b \f \n \r \t`, `\u00XX`
-/// for other control bytes — the same output as `serde_json`).
+/// `memcpy` between the two quotes, after a single `reserve`, without
+/// looking at the bytes; any other goes through [`crate::json::quote`]
+/// (the SIMD escaper; the same output as `serde_json`).
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -497,41 +498,8 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
             dst.set_len(len + n + 2);
         }
     } else {
-        escape_slow(dst, s.as_bytes());
+        crate::json::quote(dst, s.as_str());
     }
-}
-
-#[cold]
-fn escape_slow(dst: &mut Vec<u8>, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    dst.reserve(bytes.len() + 2);
-    dst.push(b'"');
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x00..=0x1F => &[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[(b >> 4) as usize],
-                HEX[(b & 0xF) as usize],
-            ],
-            _ => continue,
-        };
-        dst.extend_from_slice(&bytes[start..i]);
-        dst.extend_from_slice(esc);
-        start = i + 1;
-    }
-    dst.extend_from_slice(&bytes[start..]);
-    dst.push(b'"');
 }
 
 impl Clone for Str {
