@@ -85,13 +85,14 @@ use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;
 
 /// Writes a clean input of at most 16 bytes (optionally quoted) with
-/// overlapping loads and stores and no dispatch; `false` (nothing written)
-/// if the input is longer or has a byte that needs escaping.
+/// overlapping SWAR loads and stores and no dispatch (17..=32 bytes: two
+/// overlapping 16-byte vectors on x86_64/aarch64); `false` (nothing
+/// written) if the input is longer or has a byte that needs escaping.
 #[inline(always)]
 fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     let n = b.len();
     if n > 16 {
-        return false;
+        return kernels::pair_clean::<QUOTES>(dst, b);
     }
     let p = b.as_ptr();
     let q = QUOTES as usize;

@@ -977,6 +977,46 @@ pub(crate) fn medium_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> b
     true
 }
 
+/// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
+/// baseline 16-byte blocks, stored into spare capacity and committed only
+/// if clean. `false` (nothing committed) otherwise.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    let n = b.len();
+    if n > 32 {
+        return false;
+    }
+    let q = QUOTES as usize;
+    dst.reserve(n + 2 * q);
+    // SAFETY: 16 < n <= 32, so both loads are in bounds; n + 2q bytes of
+    // spare capacity hold both stores and the quotes; baseline
+    // instructions only.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        let a = Base16::load(b.as_ptr());
+        let z = Base16::load(b.as_ptr().add(n - 16));
+        a.store(o.add(q));
+        z.store(o.add(q + n - 16));
+        if a.special_mask() | z.special_mask() != 0 {
+            return false;
+        }
+        if QUOTES {
+            *o = b'"';
+            *o.add(q + n) = b'"';
+        }
+        dst.set_len(dst.len() + n + 2 * q);
+    }
+    true
+}
+
+/// Portable fallback: no pair fast path.
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
+    false
+}
+
 /// Portable fallback: no medium fast path.
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 #[inline]
