@@ -516,6 +516,9 @@ pub(crate) struct UnescapeMode {
     pub(crate) wtf8: bool,
     /// A raw `"` ends the string (unquote) instead of being an error.
     pub(crate) stop_at_quote: bool,
+    /// The input is known to be UTF-8 (it came from a `&str`): skip the
+    /// run validation.
+    pub(crate) trusted: bool,
 }
 
 /// Validates the verbatim run `src[run_start..s]` that ends at `out.pos`;
@@ -747,7 +750,7 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         s += i;
         // SAFETY: i < W verbatim bytes of the block store.
         out.pos = unsafe { out.pos.add(i) };
-        if hi != 0 {
+        if hi != 0 && !mode.trusted {
             (out.pos, out.cap_end) = check_run(&out, src, run_start, s, mode.replace)?;
             // A lossy rewrite may have used up the room: restore it before
             // writing the escape below.
@@ -790,7 +793,7 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         run_start = s;
         clean_from = s;
     }
-    if hi != 0 {
+    if hi != 0 && !mode.trusted {
         (out.pos, out.cap_end) = check_run(&out, src, run_start, n, mode.replace)?;
     }
     out.finish();
@@ -974,6 +977,46 @@ pub(crate) fn medium_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> b
     true
 }
 
+/// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
+/// baseline 16-byte blocks, stored into spare capacity and committed only
+/// if clean. `false` (nothing committed) otherwise.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    let n = b.len();
+    if n > 32 {
+        return false;
+    }
+    let q = QUOTES as usize;
+    dst.reserve(n + 2 * q);
+    // SAFETY: 16 < n <= 32, so both loads are in bounds; n + 2q bytes of
+    // spare capacity hold both stores and the quotes; baseline
+    // instructions only.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        let a = Base16::load(b.as_ptr());
+        let z = Base16::load(b.as_ptr().add(n - 16));
+        a.store(o.add(q));
+        z.store(o.add(q + n - 16));
+        if a.special_mask() | z.special_mask() != 0 {
+            return false;
+        }
+        if QUOTES {
+            *o = b'"';
+            *o.add(q + n) = b'"';
+        }
+        dst.set_len(dst.len() + n + 2 * q);
+    }
+    true
+}
+
+/// Portable fallback: no pair fast path.
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
+    false
+}
+
 /// Portable fallback: no medium fast path.
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 #[inline]
@@ -1006,14 +1049,33 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
         return (i + 16, hi || h != 0);
     }
     if body.len() < 16 {
-        let mut hi = false;
-        for (i, &b) in body.iter().enumerate() {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                return (i, hi);
+        // One or two SWAR words (the second assembled from the remaining
+        // bytes in a register), never reading past the end.
+        let p = body.as_ptr();
+        let n = body.len();
+        let (mut at, mut hi) = (0, 0u64);
+        if n >= 8 {
+            // SAFETY: 8 bytes in bounds.
+            let w = unsafe { swar::Swar::load(p) };
+            // SAFETY: SWAR is portable.
+            let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
+            if m != 0 {
+                return (first::<swar::Swar>(m), h != 0);
             }
-            hi |= b >= 0x80;
+            hi = h;
+            at = 8;
         }
-        return (body.len(), hi);
+        if at < n {
+            // SAFETY: n - at < 8 bytes in bounds; spaces pad the rest.
+            let w = unsafe { swar::Swar::load_partial(p.add(at), n - at) };
+            // SAFETY: SWAR is portable.
+            let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
+            hi |= h;
+            if m != 0 {
+                return (at + first::<swar::Swar>(m), hi != 0);
+            }
+        }
+        return (n, hi != 0);
     }
     // SAFETY: `k` comes from best()/kernels_for (CPU supported).
     unsafe { (k.scan)(body) }
