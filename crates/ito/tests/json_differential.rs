@@ -251,8 +251,7 @@ fn exhaustive_dense_patterns() {
                     json::escape_with_kernel(kernel, &mut got, &s);
                     assert_eq!(got, want, "{kernel} len {len} k {k} phase {phase}");
                     let mut back = Vec::new();
-                    json::unescape_with_kernel(kernel, &mut back, &want, &Options::new())
-                        .unwrap();
+                    json::unescape_with_kernel(kernel, &mut back, &want, &Options::new()).unwrap();
                     assert_eq!(back, s.as_bytes());
                 }
             }
