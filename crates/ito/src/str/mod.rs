@@ -202,14 +202,28 @@ impl Str {
 
     /// Build from UTF-8 `bytes` with one fused copy + classify.
     ///
+    /// Always inlined (the inline case is a handful of register operations,
+    /// and returning a `Str` through memory from a non-inlined call costs a
+    /// store-forwarding stall); the heap case is a separate function.
+    ///
     /// # Safety
     /// `bytes` is UTF-8.
-    #[inline]
+    #[inline(always)]
     unsafe fn from_utf8_unchecked_copy(bytes: &[u8]) -> Str {
         if bytes.len() <= INLINE_CAP {
             // SAFETY: length checked; UTF-8 by contract.
             return unsafe { inline::new_classify(bytes) };
         }
+        // SAFETY: UTF-8 by contract.
+        unsafe { Str::heap_copy(bytes) }
+    }
+
+    /// One exact-size allocation, bytes copied and classified in one pass.
+    ///
+    /// # Safety
+    /// `bytes` is UTF-8.
+    #[inline(never)]
+    unsafe fn heap_copy(bytes: &[u8]) -> Str {
         let data = heap::alloc_data(bytes.len());
         // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
         let f = unsafe { facts::copy_classify(bytes, data) };
@@ -226,7 +240,7 @@ impl Str {
     /// ```
     /// assert_eq!(ito::Str::from_str_copy("abc"), "abc");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn from_str_copy(s: &str) -> Str {
         // SAFETY: `s` is UTF-8.
         unsafe { Str::from_utf8_unchecked_copy(s.as_bytes()) }
