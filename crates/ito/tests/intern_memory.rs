@@ -82,8 +82,7 @@ fn memory_per_entry_and_memory_usage_accounting() {
         // Frozen is the compact form: well under the live table.
         let before_frozen = LIVE.load(Ordering::Relaxed);
         let frozen = interner.freeze();
-        let frozen_bytes =
-            (LIVE.load(Ordering::Relaxed) - before_frozen) as isize + allocated as isize;
+        let frozen_bytes = (LIVE.load(Ordering::Relaxed) - before_frozen) + allocated as isize;
         let frozen_overhead = (frozen_bytes as f64 - string_bytes as f64) / n as f64;
         eprintln!("n={n}: Frozen {frozen_overhead:.1} B/entry beyond the string bytes");
         assert!(frozen_overhead < 30.0);

@@ -13,8 +13,9 @@
 //! ```text
 //! h      = XXH3-64(bytes, seed)          // every byte, per-process random seed
 //! shard  = h >> 48 & (shards - 1)        // 16 shards by default
+//! h32    = low 32 bits of h, bit 31 forced on (never 0 = empty slot)
 //! probe  : bucket chain of linear-hashing table, slot = h32 << 32 | local+1
-//!          compare h32, then the record's bytes      (no lock)
+//!          compare all 7 tags branch-free, then the record's bytes (no lock)
 //! miss   : lock shard, re-probe, copy bytes to arena,
 //!          publish record pointer, then slot          (Release)
 //!          if entries > 5 × buckets: split ONE bucket (seqlock-guarded)

@@ -99,9 +99,9 @@ pub(crate) struct Shard {
     len: AtomicU32,
     /// Bytes allocated by this shard (updated by the writer).
     bytes: AtomicUsize,
-    buckets: SegVec<Bucket>,
-    overflow: SegVec<Bucket>,
-    records: SegVec<*const u8>,
+    buckets: SegVec<Bucket, 0>,
+    overflow: SegVec<Bucket, 2>,
+    records: SegVec<*const u8, 4>,
     writer: Mutex<Writer>,
 }
 
@@ -167,9 +167,9 @@ impl Shard {
             sip_key: RandomState::new(),
             len: AtomicU32::new(0),
             bytes: AtomicUsize::new(0),
-            buckets: SegVec::new(0),
-            overflow: SegVec::new(2),
-            records: SegVec::new(4),
+            buckets: SegVec::new(),
+            overflow: SegVec::new(),
+            records: SegVec::new(),
             writer: Mutex::new(Writer {
                 arena: Arena::new(),
                 overflow_len: 0,
@@ -516,18 +516,38 @@ impl Shard {
         };
         self.shape.store(next_shape, Ordering::Release);
         let mut moved = std::mem::take(&mut w.scratch);
+        // Both chains start empty (bucket `split` was just drained), so
+        // keep a write cursor per chain instead of walking it per entry.
+        // SAFETY: writer context: bucket `split` is live, `p` initialised.
+        let mut cursors = [
+            (unsafe { self.bucket(split) } as *const Bucket, 0),
+            (p.cast_const(), 0),
+        ];
         for &x in &moved {
-            let dest = if (x >> 32) as usize & n0 != 0 {
-                target
-            } else {
-                split
-            };
-            self.append(w, dest, x);
+            let c = &mut cursors[usize::from((x >> 32) as usize & n0 != 0)];
+            self.push_at(w, c, x);
         }
         moved.clear();
         w.scratch = moved;
         self.end_move();
         w.splits += 1;
+    }
+
+    /// Store `x` at cursor `c` (a bucket and its next free slot), linking a
+    /// fresh overflow bucket when the bucket is full. Writer only.
+    fn push_at(&self, w: &mut Writer, c: &mut (*const Bucket, usize), x: u64) {
+        if c.1 == BUCKET_SLOTS {
+            let fresh = self.new_overflow(w);
+            // SAFETY: `fresh` was just initialised; `c.0` is a live bucket
+            // of this shard (buckets never move or get freed).
+            unsafe {
+                (*c.0).next.store(fresh + 1, Ordering::Release);
+                *c = (self.overflow_bucket(fresh) as *const Bucket, 0);
+            }
+        }
+        // SAFETY: as above, `c.0` is a live bucket and `c.1 < BUCKET_SLOTS`.
+        unsafe { (*c.0).slots[c.1].store(x, Ordering::Release) };
+        c.1 += 1;
     }
 
     /// Switch this shard to SipHash-1-3 and rehash every entry.
