@@ -386,28 +386,61 @@ fn special_error(at: usize, c: u8) -> Error {
 
 /// In-place form of [`unescape_into`]: returns the decoded length.
 pub(crate) fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
+    let n = buf.len();
     let mut i = 0; // read
     let mut w = 0; // write, always <= i
-    loop {
+    'outer: loop {
         let j = find_special(buf, i);
         if w != i {
             buf.copy_within(i..j, w);
         }
         w += j - i;
-        match buf.get(j) {
-            None => return Ok(w),
-            Some(b'\\') => {
-                let (cp, n) = decode_escape(buf, j)?;
-                let mut tmp = [0u8; 4];
-                let len = encode_utf8(cp, &mut tmp);
-                // An escape is at least 2 bytes and decodes to at most as many
-                // (2 -> 1, 6 -> <= 3, 12 -> 4), so w + len <= j + n.
-                buf[w..w + len].copy_from_slice(&tmp[..len]);
-                w += len;
-                i = j + n;
+        i = j;
+        // A run of escapes, with the same fast paths as unescape_into.
+        loop {
+            match buf.get(i) {
+                None => return Ok(w),
+                Some(b'\\') => {}
+                Some(&c) if is_special(c) => return Err(special_error(i, c)),
+                Some(_) => continue 'outer,
             }
-            Some(b'"') => return Err(Error::new(j, ErrorKind::UnescapedQuote)),
-            Some(&c) => return Err(Error::new(j, ErrorKind::ControlCharacter(c))),
+            if i + 8 <= n {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&buf[i..i + 8]);
+                let x = u64::from_le_bytes(b);
+                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
+                if simple != 0 {
+                    buf[w] = simple;
+                    w += 1;
+                    i += 2;
+                    continue;
+                }
+                if x as u32 == u32::from_le_bytes(*b"\\u00") {
+                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
+                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
+                    if (hi | lo) & 0xf0 == 0 {
+                        let v = (hi << 4) | lo;
+                        if v < 0x80 {
+                            buf[w] = v;
+                            w += 1;
+                        } else {
+                            buf[w] = 0xc0 | (v >> 6);
+                            buf[w + 1] = 0x80 | (v & 0x3f);
+                            w += 2;
+                        }
+                        i += 6;
+                        continue;
+                    }
+                }
+            }
+            let (cp, len) = decode_escape(buf, i)?;
+            let mut tmp = [0u8; 4];
+            let k = encode_utf8(cp, &mut tmp);
+            // A `len`-byte escape decodes to at most `len` bytes, so w + k
+            // <= i + len: the write never passes the bytes still to read.
+            buf[w..w + k].copy_from_slice(&tmp[..k]);
+            w += k;
+            i += len;
         }
     }
 }
