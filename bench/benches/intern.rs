@@ -1,2 +1,661 @@
-//! Placeholder: replaced by the intern benchmarks.
-fn main() {}
+//! Interning benchmarks: ito vs lasso, string-interner and internment.
+//!
+//! Criterion groups (ratios are what matter; run with
+//! `cargo bench -p ito-bench --bench intern -- --warm-up-time 1 --measurement-time 3`):
+//! - `intern/hit/*`, `intern/miss/*`: 6,000 synthetic identifiers (mean
+//!   12.5 bytes) and the whitespace-separated words of twitter.json's
+//!   strings; single thread, vs `lasso::Rodeo` and `string_interner`.
+//! - `intern/2threads-hit/*`, `intern/2threads-miss/*`: two threads on one
+//!   shared table, vs `lasso::ThreadedRodeo`.
+//! - `intern/1MiB-similar/*`: 800 distinct 1 MiB strings differing in one
+//!   byte near the end: miss and hit per string, beside a 1 MiB memcpy.
+//!
+//! Printed sections (custom timing loops, run before criterion unless
+//! `ITO_BENCH_SKIP_CUSTOM` is set or criterion runs in `--test`/`--list` mode):
+//! - memory per entry (counting global allocator);
+//! - growth: 2,000,000 distinct strings interned one at a time, p99.99 and
+//!   maximum single-insert latency.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::{BatchSize, Criterion, Throughput};
+
+// ---------------------------------------------------------------------------
+// Counting allocator (only counts while COUNTING is set).
+
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static ALLOCATED: AtomicIsize = AtomicIsize::new(0);
+
+// SAFETY: forwards every call to `System` unchanged; only adds bookkeeping.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATED.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATED.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATED.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        }
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATED.fetch_add(
+                new_size as isize - layout.size() as isize,
+                Ordering::Relaxed,
+            );
+        }
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Bytes allocated (net) while building the value returned by `build`.
+fn measure<T>(build: impl FnOnce() -> T) -> (T, isize) {
+    ALLOCATED.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::SeqCst);
+    let value = build();
+    COUNTING.store(false, Ordering::SeqCst);
+    (value, ALLOCATED.load(Ordering::Relaxed))
+}
+
+// ---------------------------------------------------------------------------
+// Data.
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// `count` distinct identifiers, lengths uniform in 4..=21 (mean 12.5).
+fn identifiers(count: usize, seed: u64) -> Vec<String> {
+    const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+    const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+    let mut rng = Rng(seed);
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let len = 4 + (rng.next() % 18) as usize;
+        let mut s = String::with_capacity(len);
+        s.push(FIRST[(rng.next() % FIRST.len() as u64) as usize] as char);
+        while s.len() < len {
+            s.push(REST[(rng.next() % REST.len() as u64) as usize] as char);
+        }
+        if seen.insert(s.clone()) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Every whitespace-separated word of every string in twitter.json.
+fn twitter_words() -> Vec<String> {
+    ito_bench::strings_of(ito_bench::TWITTER)
+        .iter()
+        .flat_map(|s| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .collect()
+}
+
+fn distinct(words: &[String]) -> Vec<String> {
+    let mut seen = HashSet::new();
+    words
+        .iter()
+        .filter(|w| seen.insert(w.as_str()))
+        .cloned()
+        .collect()
+}
+
+type SI = string_interner::DefaultStringInterner;
+
+// ---------------------------------------------------------------------------
+// Single thread.
+
+fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
+    let uniq = distinct(words);
+    let mut g = c.benchmark_group(format!("intern/hit/{name}"));
+    g.throughput(Throughput::Elements(words.len() as u64));
+    {
+        let interner = ito::Interner::new();
+        uniq.iter().for_each(|s| {
+            interner.intern(s);
+        });
+        g.bench_function("ito", |b| {
+            b.iter(|| {
+                for s in words {
+                    black_box(interner.intern(s));
+                }
+            })
+        });
+        g.bench_function("ito-get", |b| {
+            b.iter(|| {
+                for s in words {
+                    black_box(interner.get(s));
+                }
+            })
+        });
+        let frozen = interner.freeze();
+        g.bench_function("ito-frozen-get", |b| {
+            b.iter(|| {
+                for s in words {
+                    black_box(frozen.get(s));
+                }
+            })
+        });
+    }
+    {
+        let mut rodeo = lasso::Rodeo::default();
+        uniq.iter().for_each(|s| {
+            rodeo.get_or_intern(s);
+        });
+        g.bench_function("lasso-Rodeo", |b| {
+            b.iter(|| {
+                for s in words {
+                    black_box(rodeo.get_or_intern(s));
+                }
+            })
+        });
+    }
+    {
+        let mut si = SI::new();
+        uniq.iter().for_each(|s| {
+            si.get_or_intern(s);
+        });
+        g.bench_function("string-interner", |b| {
+            b.iter(|| {
+                for s in words {
+                    black_box(si.get_or_intern(s));
+                }
+            })
+        });
+    }
+    g.finish();
+
+    // Miss: intern every distinct word into a fresh table (growth included).
+    let mut g = c.benchmark_group(format!("intern/miss/{name}"));
+    g.throughput(Throughput::Elements(uniq.len() as u64));
+    g.bench_function("ito", |b| {
+        b.iter_batched(
+            ito::Interner::new,
+            |interner| {
+                for s in &uniq {
+                    black_box(interner.intern(s));
+                }
+                interner
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("lasso-Rodeo", |b| {
+        b.iter_batched(
+            lasso::Rodeo::default,
+            |mut rodeo| {
+                for s in &uniq {
+                    black_box(rodeo.get_or_intern(s));
+                }
+                rodeo
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("string-interner", |b| {
+        b.iter_batched(
+            SI::new,
+            |mut si| {
+                for s in &uniq {
+                    black_box(si.get_or_intern(s));
+                }
+                si
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------------------
+// Two threads on one shared table.
+
+/// Run `work` on two threads `iters` times each; wall time.
+fn two_threads(iters: u64, work: impl Fn(u64) + Sync) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                for i in 0..iters {
+                    work(i);
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
+fn two_threaded(c: &mut Criterion, name: &str, words: &[String]) {
+    let uniq = distinct(words);
+    let mut g = c.benchmark_group(format!("intern/2threads-hit/{name}"));
+    g.throughput(Throughput::Elements(2 * words.len() as u64));
+    {
+        let interner = ito::Interner::new();
+        uniq.iter().for_each(|s| {
+            interner.intern(s);
+        });
+        g.bench_function("ito", |b| {
+            b.iter_custom(|iters| {
+                two_threads(iters, |_| {
+                    for s in words {
+                        black_box(interner.intern(s));
+                    }
+                })
+            })
+        });
+    }
+    {
+        let rodeo = lasso::ThreadedRodeo::default();
+        uniq.iter().for_each(|s| {
+            rodeo.get_or_intern(s);
+        });
+        g.bench_function("lasso-ThreadedRodeo", |b| {
+            b.iter_custom(|iters| {
+                two_threads(iters, |_| {
+                    for s in words {
+                        black_box(rodeo.get_or_intern(s));
+                    }
+                })
+            })
+        });
+    }
+    g.finish();
+
+    // Both threads intern every distinct word into a fresh shared table:
+    // each word is one miss and one (racing) hit.
+    let mut g = c.benchmark_group(format!("intern/2threads-miss/{name}"));
+    g.throughput(Throughput::Elements(2 * uniq.len() as u64));
+    g.bench_function("ito", |b| {
+        b.iter_custom(|iters| {
+            let tables: Vec<ito::Interner> = (0..iters).map(|_| ito::Interner::new()).collect();
+            two_threads(iters, |i| {
+                let t = &tables[i as usize];
+                for s in &uniq {
+                    black_box(t.intern(s));
+                }
+            })
+        })
+    });
+    g.bench_function("lasso-ThreadedRodeo", |b| {
+        b.iter_custom(|iters| {
+            let tables: Vec<lasso::ThreadedRodeo> = (0..iters)
+                .map(|_| lasso::ThreadedRodeo::default())
+                .collect();
+            two_threads(iters, |i| {
+                let t = &tables[i as usize];
+                for s in &uniq {
+                    black_box(t.get_or_intern(s));
+                }
+            })
+        })
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------------------
+// 800 similar 1 MiB strings.
+
+const MIB: usize = 1 << 20;
+const SIMILAR: usize = 800;
+
+/// Make `buf` the `i`-th similar string (one byte near the end differs).
+fn set_similar(buf: &mut [u8], i: usize) {
+    let n = buf.len();
+    buf[n - 1] = b'A' + (i % 26) as u8;
+    buf[n - 2] = b'0' + (i / 26 % 10) as u8;
+    buf[n - 3] = b'0' + (i / 260 % 10) as u8;
+}
+
+fn as_str(buf: &[u8]) -> &str {
+    std::str::from_utf8(buf).expect("ascii")
+}
+
+/// Time `iters` misses: each interns the next similar string into `table`,
+/// which is replaced (untimed) after every `SIMILAR` strings.
+fn miss_loop<T>(iters: u64, new: impl Fn() -> T, mut intern: impl FnMut(&mut T, &str)) -> Duration {
+    let mut buf = vec![b'a'; MIB];
+    let mut table = new();
+    let mut total = Duration::ZERO;
+    for k in 0..iters as usize {
+        let i = k % SIMILAR;
+        if i == 0 && k > 0 {
+            table = new();
+        }
+        set_similar(&mut buf, i);
+        let s = as_str(&buf); // UTF-8 check outside the timed region
+        let start = Instant::now();
+        intern(&mut table, s);
+        total += start.elapsed();
+    }
+    total
+}
+
+fn hit_loop(iters: u64, mut intern: impl FnMut(&str)) -> Duration {
+    let mut buf = vec![b'a'; MIB];
+    let mut total = Duration::ZERO;
+    for k in 0..iters as usize {
+        set_similar(&mut buf, k % SIMILAR);
+        let s = as_str(&buf); // UTF-8 check outside the timed region
+        let start = Instant::now();
+        intern(s);
+        total += start.elapsed();
+    }
+    total
+}
+
+fn similar_megabytes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("intern/1MiB-similar");
+    g.throughput(Throughput::Bytes(MIB as u64));
+    g.sample_size(20);
+    let src = vec![b'a'; MIB];
+    let mut dst = vec![0u8; MIB];
+    g.bench_function("memcpy", |b| {
+        b.iter(|| dst.copy_from_slice(black_box(&src)));
+    });
+    g.bench_function("alloc+memcpy", |b| {
+        b.iter(|| black_box(black_box(&src).to_vec()));
+    });
+    g.bench_function("miss/ito", |b| {
+        b.iter_custom(|iters| {
+            miss_loop(iters, ito::Interner::new, |t, s| {
+                black_box(t.intern(s));
+            })
+        })
+    });
+    g.bench_function("miss/ito-Pool", |b| {
+        b.iter_custom(|iters| {
+            miss_loop(
+                iters,
+                || (ito::Pool::new(), Vec::new()),
+                |(pool, keep), s| keep.push(pool.intern(s)),
+            )
+        })
+    });
+    g.bench_function("miss/lasso-Rodeo", |b| {
+        b.iter_custom(|iters| {
+            miss_loop(iters, lasso::Rodeo::default, |t, s| {
+                black_box(t.get_or_intern(s));
+            })
+        })
+    });
+    g.bench_function("miss/internment-ArcIntern", |b| {
+        b.iter_custom(|iters| {
+            miss_loop(iters, Vec::new, |keep, s| {
+                keep.push(internment::ArcIntern::<str>::from(s))
+            })
+        })
+    });
+    let mut buf = vec![b'a'; MIB];
+    {
+        let interner = ito::Interner::new();
+        for i in 0..SIMILAR {
+            set_similar(&mut buf, i);
+            interner.intern(as_str(&buf));
+        }
+        g.bench_function("hit/ito", |b| {
+            b.iter_custom(|iters| {
+                hit_loop(iters, |s| {
+                    black_box(interner.intern(s));
+                })
+            })
+        });
+    }
+    {
+        let pool = ito::Pool::new();
+        let mut keep = Vec::new();
+        for i in 0..SIMILAR {
+            set_similar(&mut buf, i);
+            keep.push(pool.intern(as_str(&buf)));
+        }
+        g.bench_function("hit/ito-Pool", |b| {
+            b.iter_custom(|iters| {
+                hit_loop(iters, |s| {
+                    black_box(pool.intern(s));
+                })
+            })
+        });
+    }
+    {
+        let mut rodeo = lasso::Rodeo::default();
+        for i in 0..SIMILAR {
+            set_similar(&mut buf, i);
+            rodeo.get_or_intern(as_str(&buf));
+        }
+        g.bench_function("hit/lasso-Rodeo", |b| {
+            b.iter_custom(|iters| {
+                hit_loop(iters, |s| {
+                    black_box(rodeo.get_or_intern(s));
+                })
+            })
+        });
+    }
+    {
+        let mut keep = Vec::new();
+        for i in 0..SIMILAR {
+            set_similar(&mut buf, i);
+            keep.push(internment::ArcIntern::<str>::from(as_str(&buf)));
+        }
+        g.bench_function("hit/internment-ArcIntern", |b| {
+            b.iter_custom(|iters| {
+                hit_loop(iters, |s| {
+                    black_box(internment::ArcIntern::<str>::from(s));
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
+// ---------------------------------------------------------------------------
+// Printed sections: memory per entry, growth latency.
+
+fn memory_report(datasets: &[(&str, Vec<String>)]) {
+    println!("\n== memory per entry (counting allocator; bytes beyond the string bytes in parentheses) ==");
+    for (name, words) in datasets {
+        let n = words.len() as f64;
+        let bytes: usize = words.iter().map(String::len).sum();
+        let per = |total: isize| {
+            format!(
+                "{:6.1} B/entry ({:5.1})",
+                total as f64 / n,
+                (total as f64 - bytes as f64) / n
+            )
+        };
+        let (ito_t, ito_b) = measure(|| {
+            let t = ito::Interner::new();
+            words.iter().for_each(|s| {
+                t.intern(s);
+            });
+            t
+        });
+        let reported = ito_t.memory_usage();
+        let (frozen, frozen_b) = measure(|| ito_t.freeze());
+        let (rodeo, rodeo_b) = measure(|| {
+            let mut t = lasso::Rodeo::default();
+            words.iter().for_each(|s| {
+                t.get_or_intern(s);
+            });
+            t
+        });
+        let (si, si_b) = measure(|| {
+            let mut t = SI::new();
+            words.iter().for_each(|s| {
+                t.get_or_intern(s);
+            });
+            t
+        });
+        println!(
+            "{name:>22}: n={:7} avg {:5.1} B | ito {} [memory_usage() {:.1}] | ito Frozen {} | lasso Rodeo {} | string-interner {} | ito/string-interner {:.2}",
+            words.len(),
+            bytes as f64 / n,
+            per(ito_b),
+            reported as f64 / n,
+            per(ito_b + frozen_b),
+            per(rodeo_b),
+            per(si_b),
+            ito_b as f64 / si_b as f64,
+        );
+        drop((frozen, rodeo, si));
+    }
+}
+
+/// Involuntary context switches of this thread so far.
+fn preemptions() -> i64 {
+    // SAFETY: getrusage writes one `rusage` struct we own.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_THREAD, &mut usage);
+        usage.ru_nivcsw
+    }
+}
+
+/// Print latency percentiles; `preempted` marks inserts during which the
+/// thread was descheduled (so their time is the scheduler's, not ours).
+fn percentiles(name: &str, lat: &mut [u32], preempted: &[bool]) {
+    let clean_max = lat
+        .iter()
+        .zip(preempted)
+        .filter(|(_, &p)| !p)
+        .map(|(&l, _)| l)
+        .max()
+        .unwrap_or(0);
+    let clean_over = lat
+        .iter()
+        .zip(preempted)
+        .filter(|(&l, &p)| !p && l > 50_000)
+        .count();
+    let n_preempted = preempted.iter().filter(|&&p| p).count();
+    lat.sort_unstable();
+    let at = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
+    let (p50, p99, p9999, max) = (at(0.5), at(0.99), at(0.9999), lat[lat.len() - 1]);
+    println!(
+        "{name:>22}: p50 {p50:>6} ns  p99 {p99:>6} ns  p99.99 {p9999:>8} ns  max {max:>10} ns | not preempted: max {clean_max:>9} ns, >50 µs: {clean_over} ({n_preempted} preempted)"
+    );
+}
+
+fn growth_report() {
+    const N: usize = 2_000_000;
+    println!("\n== growth: {N} distinct strings interned one at a time (3 runs each) ==");
+    let keys: Vec<String> = (0..N).map(|i| format!("grow_{i}_key")).collect();
+    let mut lat = vec![0u32; N];
+    let mut preempted = vec![false; N];
+    let time = |lat: &mut Vec<u32>, preempted: &mut Vec<bool>, mut f: Box<dyn FnMut(&str) + '_>| {
+        let mut seen = preemptions();
+        for ((slot, p), k) in lat.iter_mut().zip(preempted.iter_mut()).zip(&keys) {
+            let start = Instant::now();
+            f(k);
+            let ns = start.elapsed().as_nanos().min(u32::MAX as u128) as u32;
+            *slot = ns;
+            *p = false;
+            if ns > 20_000 {
+                let now = preemptions();
+                *p = now != seen;
+                seen = now;
+            }
+        }
+    };
+    for run in 0..3 {
+        {
+            let t = ito::Interner::new();
+            time(
+                &mut lat,
+                &mut preempted,
+                Box::new(|k| {
+                    black_box(t.intern(k));
+                }),
+            );
+            percentiles(&format!("ito #{run}"), &mut lat, &preempted);
+        }
+        {
+            let mut t = lasso::Rodeo::default();
+            time(
+                &mut lat,
+                &mut preempted,
+                Box::new(|k| {
+                    black_box(t.get_or_intern(k));
+                }),
+            );
+            percentiles(&format!("lasso Rodeo #{run}"), &mut lat, &preempted);
+        }
+        {
+            let mut t = SI::new();
+            time(
+                &mut lat,
+                &mut preempted,
+                Box::new(|k| {
+                    black_box(t.get_or_intern(k));
+                }),
+            );
+            percentiles(&format!("string-interner #{run}"), &mut lat, &preempted);
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--test" || a == "--list");
+    let ids = identifiers(6000, 0x1d5);
+    let words = twitter_words();
+    if !quick && std::env::var_os("ITO_BENCH_SKIP_CUSTOM").is_none() {
+        println!("CPU: {}", cpu_name());
+        memory_report(&[
+            ("identifiers (6000)", ids.clone()),
+            ("twitter words", distinct(&words)),
+            ("identifiers (100k)", identifiers(100_000, 7)),
+            ("identifiers (1M)", identifiers(1_000_000, 9)),
+        ]);
+        if std::env::var_os("ITO_BENCH_MEMORY_ONLY").is_some() {
+            return;
+        }
+        growth_report();
+    }
+    let mut c = Criterion::default().configure_from_args();
+    single_thread(&mut c, "identifiers", &ids);
+    single_thread(&mut c, "twitter-words", &words);
+    two_threaded(&mut c, "identifiers", &ids);
+    two_threaded(&mut c, "twitter-words", &words);
+    similar_megabytes(&mut c);
+    c.final_summary();
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}

@@ -443,7 +443,7 @@ fn generate(krate: &TokenTree, args: &[Arg], pieces: &[RPiece], lit_span: Span) 
             RPiece::Spec { value, fmt, params } => {
                 let _ = write!(
                     code,
-                    "let __ito_p{k} = __ito_ctx.render(::core::format_args!({fmt:?}, __ito_a{value}"
+                    "let __ito_p{k} = __ito_ctx.render(::core::format_args!({fmt:?}, *__ito_a{value}"
                 );
                 for p in params {
                     let _ = write!(code, ", *__ito_a{p}");

@@ -121,7 +121,33 @@ fn regression_cases() {
         b"\xF0\x9F\x98",
         b"\xF0\x9F\x98\\n",
         b"\xE2\x82\\u00e9\xAC",
+        // Found by json_unescape_oracle: the U+FFFD rewrite of an invalid
+        // run used up the output's room, and the escape after it was
+        // written past the capacity.
+        b"\xff\xff\xff% \xeb\xf7\xff\xff\xff\xff-;\\\\",
     ] {
         check_all(src);
+    }
+}
+
+/// The regression above, at every size: a run of invalid bytes (each
+/// replaced by three bytes) followed by escapes, for every kernel.
+#[test]
+fn lossy_rewrite_then_escape_at_every_length() {
+    let o = Options::new().replace_invalid(true);
+    for bad in 0..300 {
+        for tail in [&b"\\\\"[..], b"\\ud83d\\ude00", b"x\\n"] {
+            let mut src = vec![0xFF; bad];
+            src.extend_from_slice(tail);
+            let mut want = Vec::new();
+            json::unescape_with_kernel(Kernel::Scalar, &mut want, &src, &o).unwrap();
+            for k in Kernel::available() {
+                for cap in [0, 1, bad, bad + 7] {
+                    let mut got = Vec::with_capacity(cap);
+                    json::unescape_with_kernel(k, &mut got, &src, &o).unwrap();
+                    assert_eq!(got, want, "{k} {bad}");
+                }
+            }
+        }
     }
 }

@@ -226,3 +226,35 @@ proptest! {
         prop_assert_eq!(v.as_ref(), s.as_str());
     }
 }
+
+/// Escape-dense inputs (a special byte every `k` bytes, at every phase),
+/// which take the kernels' dense-block path, at every length 0..=300.
+#[test]
+fn exhaustive_dense_patterns() {
+    let ks = kernels();
+    let specials = ['"', '\n', '\\', '\u{1}', '\t'];
+    for len in 0..=300usize {
+        for k in 1..=5usize {
+            for phase in 0..k {
+                let s: String = (0..len)
+                    .map(|j| {
+                        if j % k == phase {
+                            specials[(j / k) % specials.len()]
+                        } else {
+                            'a'
+                        }
+                    })
+                    .collect();
+                let want = serde_escaped(&s);
+                for &kernel in &ks {
+                    let mut got = Vec::with_capacity(len % 7);
+                    json::escape_with_kernel(kernel, &mut got, &s);
+                    assert_eq!(got, want, "{kernel} len {len} k {k} phase {phase}");
+                    let mut back = Vec::new();
+                    json::unescape_with_kernel(kernel, &mut back, &want, &Options::new()).unwrap();
+                    assert_eq!(back, s.as_bytes());
+                }
+            }
+        }
+    }
+}

@@ -99,6 +99,7 @@ impl<T> SegVec<T> {
     }
 
     /// Bytes allocated by all segments.
+    #[cfg(test)]
     pub(crate) fn allocated_bytes(&self) -> usize {
         (0..SEGMENTS)
             .filter(|&s| !self.segments[s].load(Ordering::Acquire).is_null())

@@ -49,7 +49,7 @@ pub(crate) use super::MAX_CHAIN;
 /// Split a bucket while the shard holds more than this many entries per bucket.
 const SPLIT_LOAD: usize = 5;
 /// Highest level: addresses use at most 32 hash bits.
-const MAX_LEVEL: u32 = 31;
+const MAX_LEVEL: u32 = 30;
 
 #[repr(C, align(64))]
 pub(crate) struct Bucket {
@@ -72,7 +72,8 @@ struct Writer {
     overflow_len: u32,
     free_overflow: Vec<u32>,
     scratch: Vec<u64>,
-    chain: Vec<u32>,
+    /// Bytes of allocated segments (buckets, overflow, records).
+    segment_bytes: usize,
     probes: u64,
     splits: u64,
 }
@@ -104,6 +105,14 @@ pub(crate) struct Shard {
     writer: Mutex<Writer>,
 }
 
+/// The 32-bit hash a slot stores: the low 32 bits of the 64-bit hash with
+/// bit 31 forced on, so no stored tag equals an empty slot's 0 (addresses
+/// use at most bits 0..=30: `MAX_LEVEL` is 30).
+#[inline]
+pub(crate) fn tag32(hash: u64) -> u32 {
+    hash as u32 | 0x8000_0000
+}
+
 #[inline]
 fn address(h32: u32, shape: u64) -> usize {
     let level = (shape >> 32) as u32;
@@ -115,6 +124,30 @@ fn address(h32: u32, shape: u64) -> usize {
     } else {
         a
     }
+}
+
+/// Byte equality with an inlined path for short strings (most interned
+/// strings are identifiers): two overlapping in-bounds loads per side
+/// instead of a call to `memcmp`.
+#[inline]
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n >= 8 {
+        if n <= 16 {
+            let w =
+                |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+            return (w(a, 0) ^ w(b, 0)) | (w(a, n - 8) ^ w(b, n - 8)) == 0;
+        }
+        return a == b;
+    }
+    if n >= 4 {
+        let w = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+        return (w(a, 0) ^ w(b, 0)) | (w(a, n - 4) ^ w(b, n - 4)) == 0;
+    }
+    a == b
 }
 
 #[inline]
@@ -142,27 +175,31 @@ impl Shard {
                 overflow_len: 0,
                 free_overflow: Vec::new(),
                 scratch: Vec::new(),
-                chain: Vec::new(),
+                segment_bytes: 0,
                 probes: 0,
                 splits: 0,
             }),
         };
+        let mut added = 0;
         for i in 0..(1usize << level) {
-            let (p, _) = shard.buckets.reserve(i);
+            let (p, bytes) = shard.buckets.reserve(i);
+            added += bytes;
             // SAFETY: `p` points to an element of an allocated segment; an
             // all-zero bucket is valid (atomics of 0, empty chain).
             unsafe { p.write_bytes(0, 1) };
         }
-        shard.update_bytes(&shard.writer.lock().unwrap_or_else(|e| e.into_inner()));
+        {
+            let mut w = shard.lock();
+            w.segment_bytes = added;
+            shard.update_bytes(&w);
+        }
         shard
     }
 
     fn update_bytes(&self, w: &Writer) {
-        let total = self.buckets.allocated_bytes()
-            + self.overflow.allocated_bytes()
-            + self.records.allocated_bytes()
+        let total = w.segment_bytes
             + w.arena.allocated_bytes()
-            + (w.free_overflow.capacity() + w.chain.capacity()) * 4
+            + w.free_overflow.capacity() * 4
             + w.scratch.capacity() * 8;
         self.bytes.store(total, Ordering::Relaxed);
     }
@@ -180,7 +217,7 @@ impl Shard {
 
     #[inline]
     fn sip_hash(&self, key: &[u8]) -> u32 {
-        self.sip_key.hash_one(key) as u32
+        tag32(self.sip_key.hash_one(key))
     }
 
     /// The bucket with table index `index`.
@@ -235,34 +272,43 @@ impl Shard {
         let h32 = if self.sip.load(Ordering::Acquire) {
             self.sip_hash(key)
         } else {
-            hash as u32
+            tag32(hash)
         };
         let shape = self.shape.load(Ordering::Acquire);
         // SAFETY: `address` is below the live bucket count of `shape`.
         let mut bucket = unsafe { self.bucket(address(h32, shape)) };
         let mut hops = 0u32;
         loop {
-            for slot in &bucket.slots {
-                let x = slot.load(Ordering::Acquire);
-                if x == 0 {
-                    return Probe::Absent;
+            // Load the whole bucket, then test all tags without branching:
+            // where the key sits in the bucket is random, and a branch per
+            // slot would mispredict once per lookup.
+            let xs: [u64; BUCKET_SLOTS] =
+                std::array::from_fn(|k| bucket.slots[k].load(Ordering::Acquire));
+            // Empty slots (0) never match: stored tags have bit 31 set.
+            let mut matches = 0u32;
+            for (k, &x) in xs.iter().enumerate() {
+                matches |= u32::from((x >> 32) as u32 == h32) << k;
+            }
+            while matches != 0 {
+                let local1 = xs[matches.trailing_zeros() as usize] as u32;
+                // SAFETY: every slot value was stored with Release after
+                // its record was published; our Acquire load of it
+                // synchronises with that store.
+                if bytes_eq(unsafe { self.record(local1 - 1) }, key) {
+                    return Probe::Found(local1);
                 }
-                if (x >> 32) as u32 == h32 {
-                    let local1 = x as u32;
-                    // SAFETY: every slot value was stored with Release after
-                    // its record was published; our Acquire load of `x`
-                    // synchronises with that store.
-                    if unsafe { self.record(local1 - 1) } == key {
-                        return Probe::Found(local1);
-                    }
-                }
+                matches &= matches - 1;
+            }
+            // Slots fill in order: a chain continues only past a full bucket.
+            if xs[BUCKET_SLOTS - 1] == 0 {
+                return Probe::Absent;
             }
             let next = bucket.next.load(Ordering::Acquire);
             if next == 0 {
                 return Probe::Absent;
             }
             hops += 1;
-            if hops % 8 == 0 && self.version.load(Ordering::Acquire) != version {
+            if hops.is_multiple_of(8) && self.version.load(Ordering::Acquire) != version {
                 return Probe::Retry;
             }
             // SAFETY: `next - 1` was published in a link we loaded with
@@ -315,32 +361,57 @@ impl Shard {
         self.version.store(v + 1, Ordering::Release);
     }
 
-    /// Walk the chain of `index` under the lock: `(found, entries, last)`.
-    fn walk(&self, w: &mut Writer, index: usize, h32: u32, key: &[u8]) -> (Option<u32>, usize) {
+    /// Walk the chain of `index` under the lock: `(found, entries, tail)`,
+    /// where `tail` is the last bucket of the chain and its first empty
+    /// slot (`None` if full), for an append without a second walk.
+    fn walk(
+        &self,
+        w: &mut Writer,
+        index: usize,
+        h32: u32,
+        key: &[u8],
+    ) -> (Option<u32>, usize, (*const Bucket, Option<usize>)) {
         // SAFETY: writer context: `index` is live for the current shape.
         let mut bucket = unsafe { self.bucket(index) };
         let mut entries = 0;
         loop {
-            for slot in &bucket.slots {
+            for (k, slot) in bucket.slots.iter().enumerate() {
                 let x = slot.load(Ordering::Relaxed);
                 if x == 0 {
                     w.probes += entries as u64;
-                    return (None, entries);
+                    return (None, entries, (bucket, Some(k)));
                 }
                 entries += 1;
                 // SAFETY: writer context, the record is published.
-                if (x >> 32) as u32 == h32 && unsafe { self.record(x as u32 - 1) } == key {
+                if (x >> 32) as u32 == h32 && bytes_eq(unsafe { self.record(x as u32 - 1) }, key) {
                     w.probes += entries as u64;
-                    return (Some(x as u32), entries);
+                    return (Some(x as u32), entries, (bucket, None));
                 }
             }
             let next = bucket.next.load(Ordering::Relaxed);
             if next == 0 {
                 w.probes += entries as u64;
-                return (None, entries);
+                return (None, entries, (bucket, None));
             }
             // SAFETY: linked overflow buckets are initialised.
             bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// Store `x` at the tail found by `walk` (nothing changed since).
+    fn append_tail(&self, w: &mut Writer, tail: (*const Bucket, Option<usize>), x: u64) {
+        // SAFETY: `tail.0` is a live bucket of this shard found under the
+        // lock we still hold; buckets never move or get freed.
+        let bucket = unsafe { &*tail.0 };
+        match tail.1 {
+            Some(k) => bucket.slots[k].store(x, Ordering::Release),
+            None => {
+                let fresh = self.new_overflow(w);
+                // SAFETY: `fresh` was just initialised.
+                let b = unsafe { self.overflow_bucket(fresh) };
+                b.slots[0].store(x, Ordering::Relaxed);
+                bucket.next.store(fresh + 1, Ordering::Release);
+            }
         }
     }
 
@@ -350,7 +421,7 @@ impl Shard {
             None => {
                 let i = w.overflow_len;
                 w.overflow_len += 1;
-                let _ = self.overflow.reserve(i as usize);
+                w.segment_bytes += self.overflow.reserve(i as usize).1;
                 (i, false)
             }
         };
@@ -430,7 +501,8 @@ impl Shard {
         let split = shape as u32 as usize;
         let n0 = 1usize << level;
         let target = n0 + split;
-        let (p, _) = self.buckets.reserve(target);
+        let (p, added) = self.buckets.reserve(target);
+        w.segment_bytes += added;
         // SAFETY: `target` is not yet live, so no reader can see it; an
         // all-zero bucket is valid.
         unsafe { p.write_bytes(0, 1) };
@@ -502,10 +574,10 @@ impl Shard {
         let mut h32 = if self.sip.load(Ordering::Relaxed) {
             self.sip_hash(key)
         } else {
-            hash as u32
+            tag32(hash)
         };
-        let mut index = address(h32, self.shape.load(Ordering::Relaxed));
-        let (found, entries) = self.walk(w, index, h32, key);
+        let index = address(h32, self.shape.load(Ordering::Relaxed));
+        let (found, entries, tail) = self.walk(w, index, h32, key);
         if let Some(local1) = found {
             return Ok(local1);
         }
@@ -519,18 +591,24 @@ impl Shard {
                 return Err(needed);
             }
         }
-        if entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed) {
+        let switch = entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed);
+        if switch {
             self.switch_to_sip(w);
             h32 = self.sip_hash(key);
-            index = address(h32, self.shape.load(Ordering::Relaxed));
         }
         let record = w.arena.push(key);
-        let (cell, _) = self.records.reserve(local as usize);
+        let (cell, added) = self.records.reserve(local as usize);
+        w.segment_bytes += added;
         // SAFETY: `cell` is in an allocated segment and not yet published
         // (`local >= len`), so no reader looks at it.
         unsafe { cell.write(record) };
         self.len.store(local + 1, Ordering::Release);
-        self.append(w, index, (u64::from(h32) << 32) | u64::from(local + 1));
+        let x = (u64::from(h32) << 32) | u64::from(local + 1);
+        if switch {
+            self.append(w, address(h32, self.shape.load(Ordering::Relaxed)), x);
+        } else {
+            self.append_tail(w, tail, x);
+        }
         let shape = self.shape.load(Ordering::Relaxed);
         if (local as usize + 1) > live_buckets(shape) * SPLIT_LOAD {
             self.split_one(w);

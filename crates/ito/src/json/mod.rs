@@ -174,6 +174,9 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
 
 #[inline(never)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
+    if kernels::medium_clean::<true>(dst, b) {
+        return;
+    }
     dst.reserve(b.len() + 2);
     dst.push(b'"');
     // SAFETY: the table comes from `best()`, which only returns kernels the
@@ -184,6 +187,9 @@ fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
 
 #[inline(never)]
 fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
+    if kernels::medium_clean::<false>(dst, b) {
+        return;
+    }
     // SAFETY: `best()` only returns kernels the CPU supports.
     unsafe { (kernels::best().escape)(dst, b) };
 }
@@ -419,13 +425,12 @@ pub fn unquote(src: &[u8]) -> Result<(Cow<'_, str>, usize), Error> {
 }
 
 #[inline]
-fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize), Error> {
+fn unquote_impl<'a>(k: &'static Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize), Error> {
     let Some((&b'"', body)) = src.split_first() else {
         return Err(Error::new(0, ErrorKind::MissingQuote));
     };
     let shift = |e: Error| Error::new(e.offset() + 1, e.kind());
-    // SAFETY: `k` only ever comes from `best()`/`kernels_for`.
-    let (i, hi) = unsafe { (k.scan)(body) };
+    let (i, hi) = kernels::scan_start(k, body);
     match body.get(i) {
         None => {
             if hi {

@@ -94,7 +94,7 @@ impl Writer {
     }
 
     /// Append `s`, computing its facts during the copy.
-    #[inline]
+    #[inline(always)]
     pub fn write_classify(&mut self, s: &str) {
         let dst = self.slot(s.len());
         // SAFETY: `slot` checked room for `s.len()` bytes; `dst` is our own
@@ -104,7 +104,7 @@ impl Writer {
     }
 
     /// Append `s`, whose facts are already known (a plain `memcpy`).
-    #[inline]
+    #[inline(always)]
     pub fn write_known(&mut self, s: &str, facts: u8) {
         if facts & UNKNOWN != 0 {
             return self.write_classify(s);
@@ -117,7 +117,7 @@ impl Writer {
     }
 
     /// Append a measured piece.
-    #[inline]
+    #[inline(always)]
     pub fn piece(&mut self, piece: &Piece<'_>, ctx: &Ctx) {
         match piece {
             Piece::Str(s, f) => self.write_known(s, *f),
@@ -140,20 +140,24 @@ impl Writer {
     ///
     /// # Panics
     /// If fewer bytes than announced were written.
-    #[inline]
-    pub fn finish(mut self) -> Str {
-        assert!(self.pos == self.len, "ito::Str writer underflow");
-        let heap = std::mem::replace(&mut self.heap, std::ptr::null_mut());
-        if heap.is_null() {
-            self.inline[23] = inline::tag(self.len, self.facts);
+    #[inline(always)]
+    pub fn finish(self) -> Str {
+        // Read the fields out without running `Drop` (and without moving the
+        // whole writer, which the optimiser otherwise copies around).
+        let this = std::mem::ManuallyDrop::new(self);
+        assert!(this.pos == this.len, "ito::Str writer underflow");
+        if this.heap.is_null() {
+            let mut image = this.inline;
+            image[23] = inline::tag(this.len, this.facts);
             // SAFETY: `len <= 23` bytes of UTF-8 (each piece was a `&str`,
             // concatenation of UTF-8 is UTF-8) with their facts.
-            unsafe { Str::from_inline_raw(self.inline) }
+            unsafe { Str::from_inline_raw(image) }
         } else {
-            // SAFETY: fully written allocation of capacity `len`.
+            // SAFETY: fully written allocation of capacity `len`; ownership
+            // moves to the `Str` (the writer is not dropped).
             unsafe {
-                heap::init_header(heap, self.len, self.len, self.facts);
-                Str::from_heap_parts(heap, self.len, self.facts)
+                heap::init_header(this.heap, this.len, this.len, this.facts);
+                Str::from_heap_parts(this.heap, this.len, this.facts)
             }
         }
     }
@@ -300,10 +304,21 @@ impl fmt::Write for Ctx {
 }
 
 impl Drop for Ctx {
+    #[inline(always)]
     fn drop(&mut self) {
+        if self.spill.is_some() {
+            self.give_back();
+        }
+    }
+}
+
+impl Ctx {
+    /// Return the spilled `Vec` (with its capacity) to this thread's slot.
+    #[cold]
+    #[inline(never)]
+    fn give_back(&mut self) {
         if let Some(mut v) = self.spill.take() {
             v.clear();
-            // Give the capacity back for the next call on this thread.
             let _ = SCRATCH.try_with(|c| c.set(v));
         }
     }

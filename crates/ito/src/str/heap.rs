@@ -163,10 +163,15 @@ pub(crate) unsafe fn retain(data: *const u8) {
 pub(crate) unsafe fn release(data: *const u8) {
     // SAFETY: forwarded contract; the handle being dropped still counts.
     let h = unsafe { header(data) };
-    if h.rc.fetch_sub(1, Ordering::Release) != 1 {
-        return;
+    // Fast path for the sole owner: a count of 1 seen by the only handle
+    // cannot change under us (cloning needs a handle), so no read-modify-
+    // write is needed; Acquire pairs with other handles' Release decrements.
+    if h.rc.load(Ordering::Acquire) != 1 {
+        if h.rc.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        std::sync::atomic::fence(Ordering::Acquire);
     }
-    std::sync::atomic::fence(Ordering::Acquire);
     let cap = h.cap;
     // SAFETY: this was the last handle; the allocation was made with `cap`.
     unsafe { free_data(data.cast_mut(), cap) }

@@ -33,6 +33,24 @@
 /// assert_eq!(d, std::format!("{:?} {x:08.3}", "q\"", x = 3.14159));
 /// assert!(!d.is_json_safe());
 /// ```
+///
+/// Mistakes are compile errors, as with `std::format!`:
+///
+/// ```compile_fail
+/// let s = ito::format!("{}", 1, 2); // argument 1 never used
+/// ```
+/// ```compile_fail
+/// let s = ito::format!("{} {}", 1); // missing argument
+/// ```
+/// ```compile_fail
+/// let s = ito::format!("{:q}", 1); // unknown format trait
+/// ```
+/// ```compile_fail
+/// let s = ito::format!("a } b"); // unmatched `}`
+/// ```
+/// ```compile_fail
+/// let s = ito::format!("{}", ()); // `()` is not `Display`
+/// ```
 #[macro_export]
 macro_rules! format {
     ($fmt:literal $(,)?) => {

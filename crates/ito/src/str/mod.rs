@@ -18,9 +18,9 @@
 //! ```
 //!
 //! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
-//! [`inline`](self) (`inline.rs`), `static_str.rs` and `heap.rs` for each
-//! representation's details; the tag is never 0, which is `Option<Str>`'s
-//! niche.
+//! `inline.rs`, `static_str.rs` and `heap.rs` (one file per
+//! representation) for the details; the tag is never 0, which is
+//! `Option<Str>`'s niche.
 //!
 //! # Facts
 //!
@@ -37,6 +37,16 @@
 //! strings compute it on first use and cache it in the header. The std
 //! [`Hash`] impl hashes exactly like `str` instead (so `Borrow<str>` lookups
 //! work), and does not use the cache.
+//!
+//! # Testing
+//!
+//! Unit tests of the unsafe parts run under Miri:
+//! `cargo +nightly miri test -p ito --lib -- str:: facts::` (the exhaustive
+//! facts-kernel test is skipped there; a Miri-sized variant runs instead).
+//! Integration tests: `tests/str_alloc.rs` (counting allocator),
+//! `tests/str_model.rs` (model-based proptest against `String`),
+//! `tests/str_format.rs` (`format!` vs `std::format!`),
+//! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
 //!
 //! # Not built
 //!
@@ -59,7 +69,7 @@ mod traits;
 pub use buf::StrBuf;
 
 use crate::simd::facts;
-use std::num::NonZeroU8;
+use std::num::NonZeroU64;
 
 /// Longest string stored inline (0 allocations).
 pub const INLINE_CAP: usize = 23;
@@ -70,22 +80,31 @@ const KIND_HEAP: u8 = 0x01;
 const KIND_STATIC: u8 = 0x02;
 const LEN_MASK: u8 = 0x1F;
 
-/// The last byte of a `Str`: never zero (the `Option<Str>` niche).
+/// Bytes 16..24 of a `Str` as one word: inline content bytes 16..23 (or
+/// zero padding) and the tag in byte 23. The tag is never zero, so neither
+/// is the word: that is the `Option<Str>` niche. Keeping these 8 bytes one
+/// machine word (rather than `[u8; 7]` + `u8`) lets every move of a `Str` be
+/// three word copies; a 7-byte array was copied with overlapping 4-byte
+/// moves that defeated store forwarding.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
-struct Tag(NonZeroU8);
+struct Last(NonZeroU64);
 
-impl Tag {
+impl Last {
+    /// The word holding only `tag` (bytes 16..23 zero).
     #[inline(always)]
-    const fn new(tag: u8) -> Tag {
-        match NonZeroU8::new(tag) {
-            Some(t) => Tag(t),
+    const fn with_tag(tag: u8) -> Last {
+        // Memory order: byte 23 is the most significant byte of the
+        // little-endian value.
+        match NonZeroU64::new(u64::to_le((tag as u64) << 56)) {
+            Some(w) => Last(w),
             None => panic!("zero Str tag"),
         }
     }
+    /// The tag (byte 23).
     #[inline(always)]
-    const fn get(self) -> u8 {
-        self.0.get()
+    const fn tag(self) -> u8 {
+        (u64::from_le(self.0.get()) >> 56) as u8
     }
 }
 
@@ -124,8 +143,7 @@ union Head {
 #[repr(C)]
 pub struct Str {
     head: Head,
-    tail: [u8; 7],
-    tag: Tag,
+    last: Last,
 }
 
 const _: () = assert!(std::mem::size_of::<Str>() == 24);
@@ -148,8 +166,7 @@ impl Str {
     pub const fn new() -> Str {
         Str {
             head: Head { bytes: [0; 16] },
-            tail: [0; 7],
-            tag: Tag::new(inline::tag(0, facts::ALL)),
+            last: Last::with_tag(inline::tag(0, facts::ALL)),
         }
     }
 
@@ -179,8 +196,7 @@ impl Str {
             head: Head {
                 ptr: PtrLen { ptr: data, len },
             },
-            tail: [0; 7],
-            tag: Tag::new(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
+            last: Last::with_tag(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
         }
     }
 
@@ -218,7 +234,7 @@ impl Str {
 
     #[inline(always)]
     fn tag(&self) -> u8 {
-        self.tag.get()
+        self.last.tag()
     }
 
     /// The facts bits (`facts::ASCII | facts::JSON_SAFE`).
@@ -451,12 +467,13 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
     (f & facts::ASCII != 0, f & facts::JSON_SAFE != 0)
 }
 
-/// Append `s` to `dst` as a JSON string literal (with the quotes).
+/// Append `s` to `dst` as a JSON string literal (with the quotes); also
+/// available as `ito::json::quote_str`.
 ///
 /// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written with one
-/// `memcpy` between the two quotes, after a single `reserve`; others go
-/// through a correct scalar escaper (`\"`, `\\`, `\b \f \n \r \t`, `\u00XX`
-/// for other control bytes — the same output as `serde_json`).
+/// `memcpy` between the two quotes, after a single `reserve`, without
+/// looking at the bytes; any other goes through [`crate::json::quote`]
+/// (the SIMD escaper; the same output as `serde_json`).
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -481,41 +498,8 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
             dst.set_len(len + n + 2);
         }
     } else {
-        escape_slow(dst, s.as_bytes());
+        crate::json::quote(dst, s.as_str());
     }
-}
-
-#[cold]
-fn escape_slow(dst: &mut Vec<u8>, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    dst.reserve(bytes.len() + 2);
-    dst.push(b'"');
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x00..=0x1F => &[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[(b >> 4) as usize],
-                HEX[(b & 0xF) as usize],
-            ],
-            _ => continue,
-        };
-        dst.extend_from_slice(&bytes[start..i]);
-        dst.extend_from_slice(esc);
-        start = i + 1;
-    }
-    dst.extend_from_slice(&bytes[start..]);
-    dst.push(b'"');
 }
 
 impl Clone for Str {
@@ -537,6 +521,171 @@ impl Drop for Str {
         if self.is_heap() {
             // SAFETY: heap handle being dropped; it owns one count.
             unsafe { heap::release(self.head.ptr.ptr) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Unit tests of the unsafe parts; these are what Miri runs:
+    //! `cargo +nightly miri test -p ito --lib str`.
+    use super::*;
+
+    fn samples() -> Vec<String> {
+        let mut v: Vec<String> = vec![
+            String::new(),
+            "a".into(),
+            "é✓\"\n".into(),
+            "x".repeat(23),
+            "x".repeat(24),
+            "y\\".repeat(40),
+        ];
+        v.push("long ascii and json safe text, more than 23 bytes".into());
+        v
+    }
+
+    #[test]
+    fn str_content_hash_is_hash_bytes_and_cached() {
+        for s in samples() {
+            let a = Str::from(s.as_str());
+            let want = crate::hash::hash_bytes(s.as_bytes());
+            assert_eq!(a.content_hash(), want);
+            assert_eq!(a.content_hash(), want);
+            if a.is_heap() {
+                // SAFETY: heap handle, alive.
+                let cached = unsafe { heap::header(a.head.ptr.ptr) }
+                    .hash
+                    .load(std::sync::atomic::Ordering::Relaxed);
+                assert_eq!(cached, want);
+            }
+            let b = a.clone();
+            assert_eq!(b.content_hash(), want);
+        }
+        for t in [
+            "",
+            "static",
+            "a static string longer than the inline capacity",
+        ] {
+            let want = crate::hash::hash_bytes(t.as_bytes());
+            assert_eq!(Str::from_static(t).content_hash(), want);
+        }
+    }
+
+    #[test]
+    fn str_inline_facts_every_position() {
+        // The register path masks the zero padding out of the SWAR test:
+        // every length, every position, each special byte.
+        for len in 0..=INLINE_CAP {
+            let base = "a".repeat(len);
+            let check = |s: &str| {
+                let a = Str::from(s);
+                assert_eq!(a.as_str(), s);
+                assert_eq!(a.facts(), facts::classify_scalar(s.as_bytes()), "{s:?}");
+            };
+            check(&base);
+            for pos in 0..len {
+                for sp in ["\"", "\\", "\u{1}", "\u{1f}", " ", "\u{7f}"] {
+                    check(&std::format!("{}{sp}{}", &base[..pos], &base[pos + 1..]));
+                }
+                if pos + 1 < len {
+                    check(&std::format!("{}é{}", &base[..pos], &base[pos + 2..]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn str_representations_round_trip() {
+        for s in samples() {
+            let a = Str::from(s.as_str());
+            assert_eq!(a.as_str(), s);
+            assert_eq!(a.is_inline(), s.len() <= INLINE_CAP);
+            assert_eq!(a.is_heap(), s.len() > INLINE_CAP);
+            assert_eq!(a.facts(), facts::classify_scalar(s.as_bytes()));
+            let clones: Vec<Str> = (0..3).map(|_| a.clone()).collect();
+            drop(a);
+            for c in &clones {
+                assert_eq!(c.as_str(), s);
+            }
+            let o: Option<Str> = Some(clones[0].clone());
+            assert_eq!(o.as_deref(), Some(s.as_str()));
+        }
+    }
+
+    #[test]
+    fn str_buf_grow_freeze_and_drop() {
+        for s in samples() {
+            let mut b = StrBuf::new();
+            for _ in 0..3 {
+                b.push_str(&s);
+                b.push('é');
+            }
+            let want = std::format!("{s}é{s}é{s}é");
+            assert_eq!(b.as_str(), want);
+            let unfrozen = b.clone();
+            let f = b.freeze();
+            assert_eq!(f.as_str(), want);
+            assert_eq!(f.facts(), facts::classify_scalar(want.as_bytes()));
+            let g = f.clone();
+            drop(f);
+            assert_eq!(g.as_str(), want);
+            drop(unfrozen); // dropping an unfrozen buffer frees it
+        }
+        let mut b = StrBuf::with_capacity(100);
+        b.push_str("short");
+        assert!(b.freeze().is_inline()); // heap buffer freed, inline result
+    }
+
+    #[test]
+    fn str_writer_concat_join_and_scratch() {
+        let parts = ["ab", "", "é\"", "a longer piece of text that goes on"];
+        let c = Str::concat(&parts);
+        assert_eq!(c.as_str(), parts.concat());
+        let j = Str::join("::", parts.iter());
+        assert_eq!(j.as_str(), parts.join("::"));
+        let many: Vec<String> = (0..20).map(|i| i.to_string()).collect();
+        assert_eq!(Str::join(",", &many).as_str(), many.join(","));
+        assert_eq!(Str::join(",", Vec::<String>::new()).as_str(), "");
+        // Rendered pieces: stack scratch, then spill.
+        let big = "q".repeat(300);
+        let f = crate::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c');
+        assert_eq!(f.as_str(), std::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c'));
+        // An unfinished writer frees its allocation.
+        let mut w = fmt_rt::Writer::new(40);
+        w.write_known("partial", facts::ALL);
+        drop(w);
+    }
+
+    #[test]
+    #[should_panic(expected = "writer overflow")]
+    fn str_writer_refuses_overflow() {
+        let mut w = fmt_rt::Writer::new(30);
+        w.write_classify(&"o".repeat(31));
+    }
+
+    #[test]
+    fn str_quote() {
+        for s in samples() {
+            let mut out = Vec::new();
+            quote_str(&mut out, &Str::from(s.as_str()));
+            assert_eq!(out, serde_json::to_vec(&s).unwrap());
+        }
+    }
+
+    #[test]
+    fn str_threads() {
+        let s = Str::from("a heap string shared across threads");
+        let t: Vec<_> = (0..2)
+            .map(|_| {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    let c = s.clone();
+                    c.content_hash()
+                })
+            })
+            .collect();
+        for h in t {
+            assert_eq!(h.join().unwrap(), s.content_hash());
         }
     }
 }

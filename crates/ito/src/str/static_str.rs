@@ -14,7 +14,7 @@
 //! `static` item they cost nothing at run time; a run-time call scans once
 //! (no copy happens, so there is no copy to fuse with).
 
-use super::{Head, PtrLen, Str, Tag, FACTS_SHIFT, KIND_STATIC, NON_INLINE};
+use super::{Head, Last, PtrLen, Str, FACTS_SHIFT, KIND_STATIC, NON_INLINE};
 use crate::simd::facts;
 
 impl Str {
@@ -38,8 +38,7 @@ impl Str {
                     len: s.len(),
                 },
             },
-            tail: [0; 7],
-            tag: Tag::new(tag),
+            last: Last::with_tag(tag),
         }
     }
 }

@@ -25,6 +25,7 @@ impl Block for Neon {
     const W: usize = 16;
     const STRIDE: u32 = 4;
     const OVERLAP_TAIL: bool = true;
+    const DENSE_BITS: u32 = 8;
 
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {

@@ -29,6 +29,7 @@ impl Block for Swar {
     const W: usize = 8;
     const STRIDE: u32 = 8;
     const OVERLAP_TAIL: bool = false;
+    const DENSE_BITS: u32 = 2;
 
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
