@@ -2,10 +2,10 @@
 //! the text toolkit: finding the next byte that needs attention inside a
 //! string, decoding one escape, validating a string body.
 //!
-//! The search for `"`, `\` or a control byte runs eight bytes at a time in a
-//! `u64` (exact per-byte comparisons, no false positives), which is within a
-//! small factor of SIMD on the short strings of Nostr events; the heavy
-//! lifting of escaping is done by the `ito::json` kernels.
+//! The search for `"`, `\` or a control byte looks at the first 16 bytes
+//! inline, eight at a time in a `u64` (exact per-byte comparisons), since
+//! most runs between escapes are short; longer runs go to the `ito::json`
+//! SIMD scan kernel. Escaping itself is the `ito::json` escape kernel.
 
 use super::error::{Error, ErrorKind};
 
@@ -28,7 +28,7 @@ fn eq(x: u64, c: u8) -> u64 {
 
 /// Index of the first `"`, `\` or byte < 0x20 in `src[from..]` (absolute),
 /// or `src.len()`.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
     #[inline(always)]
     fn special(x: u64) -> u64 {
@@ -41,6 +41,24 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
         u64::from_le_bytes(b)
     }
     let mut i = from;
+    if i + 16 <= src.len() {
+        // Most runs between escapes are short: look at 16 bytes inline.
+        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
+        if a | b != 0 {
+            return if a != 0 {
+                i + a.trailing_zeros() as usize / 8
+            } else {
+                i + 8 + b.trailing_zeros() as usize / 8
+            };
+        }
+        i += 16;
+        if src.len() - i >= 32 {
+            // A long run: hand it to the json module's SIMD scan kernel.
+            // SAFETY: best() only returns kernels this CPU supports.
+            let (k, _) = unsafe { (crate::simd::json::best().scan)(&src[i..]) };
+            return i + k;
+        }
+    }
     while i + 16 <= src.len() {
         let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
         if a | b != 0 {
@@ -299,17 +317,25 @@ pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error
 pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
     let n = src.len();
     // Decoding never lengthens: every escape decodes to at most its length.
-    dst.reserve(n);
+    // 16 bytes of slack let short runs be copied with one fixed-size move.
+    dst.reserve(n + 16);
     let base = dst.len();
-    // SAFETY: reserve made n bytes after base writable.
+    // SAFETY: reserve made n + 16 bytes after base writable.
     let out = unsafe { dst.as_mut_ptr().add(base) };
     let mut w = 0; // bytes written; invariant w <= i <= n
     let mut i = 0;
     let result = 'outer: loop {
         let j = find_special(src, i);
-        // SAFETY: src[i..j] is in bounds; out + w .. out + w + (j - i) is
-        // within the n reserved bytes because w <= i.
-        unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i) };
+        // SAFETY: w <= i, so out + w + 16 <= out + n + 16 (reserved); the
+        // fixed 16-byte copy reads src[i..i + 16], in bounds by the check;
+        // bytes past j - i are scratch, overwritten or beyond the final len.
+        unsafe {
+            if j - i <= 16 && i + 16 <= n {
+                core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), 16);
+            } else {
+                core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i);
+            }
+        }
         w += j - i;
         i = j;
         // A run of escapes.
