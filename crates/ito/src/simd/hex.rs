@@ -496,7 +496,7 @@ pub(crate) mod x86 {
         // below start on a cache-line boundary (a misaligned 64-byte store
         // touches two lines every time).
         let mis = dst as usize % 64;
-        if len >= 1024 && mis != 0 && mis % 2 == 0 {
+        if len >= 1024 && mis != 0 && mis.is_multiple_of(2) {
             i = (64 - mis) / 2;
             // SAFETY: i < 32 <= len bytes in, 2i out; AVX-512F implies AVX2.
             unsafe { encode_avx2(&src[..i], dst, upper) };
