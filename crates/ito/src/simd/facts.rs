@@ -28,7 +28,14 @@
 //! SWAR path below 32 bytes is what matters most; the wide kernels pay off
 //! for the long pieces of `format!`/`concat!`/`StrBuf`.
 //!
-//! The SWAR "bad byte" test uses the classic exact-for-any formulas:
+//! The vector kernels fold two of the three tests into one: `x ^ 0x02` maps
+//! `"` (0x22) to 0x20 and keeps 0x00..=0x1F in place, so "control or quote"
+//! is `(x ^ 0x02) <= 0x20`, computed as a saturating `0x21 - (x ^ 0x02)`
+//! that is non-zero exactly for those bytes (SSE2/AVX2: xor, subs, cmpeq
+//! for `\`, two ors per block), or one unsigned compare on AVX-512.
+//!
+//! The SWAR "bad byte" test uses the same folding with the classic
+//! exact-for-any formulas:
 //! `has_less(x, n) = (x - 0x01..*n) & !x & 0x80..` and
 //! `has_zero(x) = (x - 0x01..) & !x & 0x80..`; individual lanes may be
 //! misreported after a borrow, but the word is non-zero iff some byte
@@ -79,15 +86,29 @@ const SHORT: usize = 32;
 
 /// Copy `src` to `dst` and return the facts of the copied bytes.
 ///
+/// Always inlined: short inputs (the common case for `format!` pieces) run
+/// the SWAR path in place, without a call; longer ones make one indirect
+/// call to the dispatched kernel.
+///
 /// # Safety
 /// `dst` must be valid for writes of `src.len()` bytes and must not overlap
 /// `src`.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn copy_classify(src: &[u8], dst: *mut u8) -> u8 {
     if src.len() < SHORT {
         // SAFETY: forwarded caller contract.
         return unsafe { swar(src.as_ptr(), src.len(), dst) };
     }
+    // SAFETY: forwarded caller contract.
+    unsafe { copy_classify_long(src, dst) }
+}
+
+/// The dispatched path of [`copy_classify`].
+///
+/// # Safety
+/// As [`copy_classify`].
+#[inline(never)]
+unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
     let f = COPY.load(Ordering::Relaxed);
     // SAFETY: COPY only ever holds a `CopyFn` (set below), and the caller's
     // contract is the kernel's contract.
@@ -177,12 +198,13 @@ pub(crate) const HI: u64 = 0x8080_8080_8080_8080;
 /// matched, so masking off the top lanes (padding) keeps the test exact.
 #[inline(always)]
 pub(crate) fn swar_bad(w: u64) -> u64 {
-    let ctl = w.wrapping_sub(LO * 0x20) & !w;
-    let q = w ^ (LO * 0x22);
-    let q = q.wrapping_sub(LO) & !q;
+    // Controls and '"': (w ^ 0x02..) has a byte < 0x21.
+    let x = w ^ (LO * 0x02);
+    let cq = x.wrapping_sub(LO * 0x21) & !x;
+    // '\\': (w ^ 0x5C..) has a zero byte.
     let b = w ^ (LO * 0x5C);
     let b = b.wrapping_sub(LO) & !b;
-    (ctl | q | b) & HI
+    (cq | b) & HI
 }
 
 #[inline(always)]
@@ -291,15 +313,16 @@ mod x86 {
         // SAFETY: SSE2 is baseline on x86_64; all loads/stores are at
         // offsets `i` with `i + 16 <= len`, or at `len - 16 >= 0`.
         unsafe {
-            let q = _mm_set1_epi8(b'"' as i8);
+            let two = _mm_set1_epi8(0x02);
+            let lim = _mm_set1_epi8(0x21);
             let bs = _mm_set1_epi8(b'\\' as i8);
-            let c1f = _mm_set1_epi8(0x1F);
             let mut or = _mm_setzero_si128();
             let mut bad = _mm_setzero_si128();
             let step = |v: __m128i, or: &mut __m128i, bad: &mut __m128i| {
-                let ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v);
-                let e = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs));
-                *bad = _mm_or_si128(*bad, _mm_or_si128(ctl, e));
+                // Non-zero lanes: (v ^ 2) < 0x21 (controls, '"'); 0xFF: '\\'.
+                let cq = _mm_subs_epu8(lim, _mm_xor_si128(v, two));
+                let b = _mm_cmpeq_epi8(v, bs);
+                *bad = _mm_or_si128(*bad, _mm_or_si128(cq, b));
                 *or = _mm_or_si128(*or, v);
             };
             let mut i = 0;
@@ -314,7 +337,10 @@ mod x86 {
                 _mm_storeu_si128(dst.add(len - 16).cast(), v);
                 step(v, &mut or, &mut bad);
             }
-            facts(_mm_movemask_epi8(or) == 0, _mm_movemask_epi8(bad) == 0)
+            facts(
+                _mm_movemask_epi8(or) == 0,
+                _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xFFFF,
+            )
         }
     }
 
@@ -330,17 +356,18 @@ mod x86 {
         // SAFETY: AVX2 is enabled by the caller's contract; every access is
         // at `i` with `i + 32 <= len`, or at `len - 32 >= 0`.
         unsafe {
-            let q = _mm256_set1_epi8(b'"' as i8);
+            let two = _mm256_set1_epi8(0x02);
+            let lim = _mm256_set1_epi8(0x21);
             let bs = _mm256_set1_epi8(b'\\' as i8);
-            let c1f = _mm256_set1_epi8(0x1F);
             let mut or = _mm256_setzero_si256();
             let mut bad = _mm256_setzero_si256();
             macro_rules! step {
                 ($v:expr) => {{
                     let v = $v;
-                    let ctl = _mm256_cmpeq_epi8(_mm256_min_epu8(v, c1f), v);
-                    let e = _mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, bs));
-                    bad = _mm256_or_si256(bad, _mm256_or_si256(ctl, e));
+                    // Non-zero lanes: (v ^ 2) < 0x21 (controls, '"'); '\\'.
+                    let cq = _mm256_subs_epu8(lim, _mm256_xor_si256(v, two));
+                    let b = _mm256_cmpeq_epi8(v, bs);
+                    bad = _mm256_or_si256(bad, _mm256_or_si256(cq, b));
                     or = _mm256_or_si256(or, v);
                 }};
             }
@@ -377,24 +404,30 @@ mod x86 {
     /// writable for `len` bytes, not overlapping.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn avx512(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+        if len < 128 {
+            // Short pieces (typical `format!` arguments): two overlapping
+            // 32-byte blocks beat a masked 64-byte store. AVX-512F implies
+            // AVX2 (rustc enables it with `avx512f`).
+            // SAFETY: forwarded contract; AVX2 is available (see above).
+            return unsafe { avx2(src, len, dst) };
+        }
         // SAFETY: AVX-512F/BW enabled by the caller's contract. Full blocks
         // are at `i + 64 <= len`; the tail uses a masked load/store whose
         // mask covers exactly the `len - i < 64` remaining bytes (masked-off
         // lanes are neither read nor written, so nothing out of bounds is
         // touched).
         unsafe {
-            let q = _mm512_set1_epi8(b'"' as i8);
+            let two = _mm512_set1_epi8(0x02);
+            let lim = _mm512_set1_epi8(0x21);
             let bs = _mm512_set1_epi8(b'\\' as i8);
-            let sp = _mm512_set1_epi8(0x20);
             let mut or = _mm512_setzero_si512();
             let mut bad: u64 = 0;
             let mut i = 0;
             while i + 64 <= len {
                 let v = _mm512_loadu_si512(src.add(i).cast());
                 _mm512_storeu_si512(dst.add(i).cast(), v);
-                bad |= _mm512_cmpeq_epi8_mask(v, q)
-                    | _mm512_cmpeq_epi8_mask(v, bs)
-                    | _mm512_cmplt_epu8_mask(v, sp);
+                bad |= _mm512_cmplt_epu8_mask(_mm512_xor_si512(v, two), lim)
+                    | _mm512_cmpeq_epi8_mask(v, bs);
                 or = _mm512_or_si512(or, v);
                 i += 64;
             }
@@ -402,9 +435,8 @@ mod x86 {
                 let mask: u64 = (1u64 << (len - i)) - 1;
                 let v = _mm512_maskz_loadu_epi8(mask, src.add(i).cast());
                 _mm512_mask_storeu_epi8(dst.add(i).cast(), mask, v);
-                bad |= _mm512_mask_cmpeq_epi8_mask(mask, v, q)
-                    | _mm512_mask_cmpeq_epi8_mask(mask, v, bs)
-                    | _mm512_mask_cmplt_epu8_mask(mask, v, sp);
+                bad |= _mm512_mask_cmplt_epu8_mask(mask, _mm512_xor_si512(v, two), lim)
+                    | _mm512_mask_cmpeq_epi8_mask(mask, v, bs);
                 or = _mm512_or_si512(or, v);
             }
             facts(_mm512_movepi8_mask(or) == 0, bad == 0)
@@ -444,6 +476,34 @@ mod tests {
                     for &s in &specials {
                         let mut v = base.clone();
                         v[pos] = s;
+                        check(kernel, &v);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "too slow under Miri")]
+    fn long_lengths_every_kernel() {
+        // Past the short-input cut-overs (AVX-512 hands < 128 bytes to AVX2):
+        // every length up to 320 with specials at the ends and the middle,
+        // and every position for lengths around the block boundaries.
+        let specials = [b'"', b'\\', 0x00, 0x1F, 0x80, 0xFF];
+        for kernel in Kernel::available() {
+            for len in 100..=320usize {
+                let base: Vec<u8> = (0..len).map(|i| b'A' + (i % 26) as u8).collect();
+                check(kernel, &base);
+                let every = matches!(len, 127 | 128 | 129 | 191 | 192 | 193 | 255 | 256 | 320);
+                let positions: Vec<usize> = if every {
+                    (0..len).collect()
+                } else {
+                    vec![0, len / 2, len - 1]
+                };
+                for pos in positions {
+                    for &sp in &specials {
+                        let mut v = base.clone();
+                        v[pos] = sp;
                         check(kernel, &v);
                     }
                 }

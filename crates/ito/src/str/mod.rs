@@ -202,14 +202,28 @@ impl Str {
 
     /// Build from UTF-8 `bytes` with one fused copy + classify.
     ///
+    /// Always inlined (the inline case is a handful of register operations,
+    /// and returning a `Str` through memory from a non-inlined call costs a
+    /// store-forwarding stall); the heap case is a separate function.
+    ///
     /// # Safety
     /// `bytes` is UTF-8.
-    #[inline]
+    #[inline(always)]
     unsafe fn from_utf8_unchecked_copy(bytes: &[u8]) -> Str {
         if bytes.len() <= INLINE_CAP {
             // SAFETY: length checked; UTF-8 by contract.
             return unsafe { inline::new_classify(bytes) };
         }
+        // SAFETY: UTF-8 by contract.
+        unsafe { Str::heap_copy(bytes) }
+    }
+
+    /// One exact-size allocation, bytes copied and classified in one pass.
+    ///
+    /// # Safety
+    /// `bytes` is UTF-8.
+    #[inline(never)]
+    unsafe fn heap_copy(bytes: &[u8]) -> Str {
         let data = heap::alloc_data(bytes.len());
         // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
         let f = unsafe { facts::copy_classify(bytes, data) };
@@ -226,7 +240,7 @@ impl Str {
     /// ```
     /// assert_eq!(ito::Str::from_str_copy("abc"), "abc");
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn from_str_copy(s: &str) -> Str {
         // SAFETY: `s` is UTF-8.
         unsafe { Str::from_utf8_unchecked_copy(s.as_bytes()) }
@@ -467,12 +481,13 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
     (f & facts::ASCII != 0, f & facts::JSON_SAFE != 0)
 }
 
-/// Append `s` to `dst` as a JSON string literal (with the quotes).
+/// Append `s` to `dst` as a JSON string literal (with the quotes); also
+/// available as `ito::json::quote_str`.
 ///
 /// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written with one
-/// `memcpy` between the two quotes, after a single `reserve`; others go
-/// through a correct scalar escaper (`\"`, `\\`, `\b \f \n \r \t`, `\u00XX`
-/// for other control bytes — the same output as `serde_json`).
+/// `memcpy` between the two quotes, after a single `reserve`, without
+/// looking at the bytes; any other goes through [`crate::json::quote`]
+/// (the SIMD escaper; the same output as `serde_json`).
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -497,41 +512,8 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
             dst.set_len(len + n + 2);
         }
     } else {
-        escape_slow(dst, s.as_bytes());
+        crate::json::quote(dst, s.as_str());
     }
-}
-
-#[cold]
-fn escape_slow(dst: &mut Vec<u8>, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    dst.reserve(bytes.len() + 2);
-    dst.push(b'"');
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x00..=0x1F => &[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[(b >> 4) as usize],
-                HEX[(b & 0xF) as usize],
-            ],
-            _ => continue,
-        };
-        dst.extend_from_slice(&bytes[start..i]);
-        dst.extend_from_slice(esc);
-        start = i + 1;
-    }
-    dst.extend_from_slice(&bytes[start..]);
-    dst.push(b'"');
 }
 
 impl Clone for Str {

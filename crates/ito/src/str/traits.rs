@@ -124,7 +124,7 @@ impl fmt::Debug for Str {
 impl From<&str> for Str {
     /// Copy (inline up to 23 bytes, else one exact-size allocation), with
     /// the facts computed during the copy.
-    #[inline]
+    #[inline(always)]
     fn from(s: &str) -> Str {
         Str::from_str_copy(s)
     }
