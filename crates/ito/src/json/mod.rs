@@ -106,7 +106,7 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     };
     if n >= 8 {
         let (lo, hi) = (read8(0), read8(n - 8));
-        if swar_special(lo) | swar_special(hi) != 0 {
+        if kernels::special_pair(lo, hi) {
             return false;
         }
         dst.reserve(n + 2 * q);
