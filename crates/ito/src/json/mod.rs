@@ -50,27 +50,46 @@
 //!           continue right after it
 //! ```
 //!
-//! Clean text costs a load, a store and three compares per block. Kernels
-//! exist for AVX-512BW, AVX2, SSE2 (x86_64), NEON (aarch64) and portable
-//! 8-byte SWAR; the best is detected once and cached. Inputs of at most 16
-//! bytes (the median JSON string is shorter) are checked with two
-//! overlapping 8-byte loads in the inlined entry point and copied without
-//! any dispatch. Tails never read past the input: masked loads on AVX-512,
-//! overlapping reloads or a padded copy elsewhere. `dst` grows by what the
-//! next block needs (amortised by `Vec`), never by 6× the input up front.
+//! Clean text costs a load, a store and three compares per block. A block
+//! with many escapes (at least one byte in eight) is instead translated
+//! byte by byte through a branch-free table (each byte stores 8 bytes and
+//! advances by its escaped length), so escape-dense text does not pay one
+//! block step per escape. Kernels exist for AVX-512BW, AVX2, SSE2 (x86_64),
+//! NEON (aarch64) and portable 8-byte SWAR; the best is detected once and
+//! cached in an atomic pointer.
+//!
+//! Short strings dominate real JSON (the median string of twitter.json and
+//! citm_catalog.json is 8 bytes) and there the call is the cost, so clean
+//! inputs never reach a kernel when they are short: up to 16 bytes the
+//! inlined entry point checks two overlapping 8-byte words (one SSE2
+//! compare on x86_64), 17..=32 bytes two overlapping 16-byte vectors, and
+//! 17..=64 bytes (out of line, before dispatch) up to four; each stores into
+//! spare capacity while it checks and commits the length only if nothing
+//! needed escaping. Tails never read past the input: overlapping reloads,
+//! masked loads on AVX-512, or a padded copy. `dst` grows by what the next
+//! block needs (amortised by `Vec`), never by 6× the input up front.
+//!
 //! [`unescape`] checks UTF-8 run by run: runs between escapes that contained
 //! a byte >= 0x80 (a flag kept by the kernel) go through
-//! `std::str::from_utf8`, pure-ASCII runs are not looked at again.
+//! `std::str::from_utf8` (which has its own ASCII fast path); pure-ASCII
+//! runs are not looked at again. [`unquote`] scans the first 16 bytes
+//! inline before dispatching (most literals end there) and borrows when
+//! there is no escape; [`unquote_str`] skips validation for `&str` input.
 //! [`quote_bytes`] validates inside the escaping loop: bytes >= 0x80 join
 //! the mask, and each non-ASCII run is walked sequence by sequence.
 //!
 //! The `*_with_kernel` functions force one kernel, for tests and benchmarks;
-//! [`Kernel::Scalar`] is a plain byte-at-a-time reference.
+//! [`Kernel::Scalar`] is a plain byte-at-a-time reference written apart from
+//! the block loop.
 //!
-//! Not built: the [`Options`] policies have no vector kernels of their own
-//! (a table-driven scalar loop that copies clean runs in bulk; they are
-//! rarely hot), and UTF-8 validation of non-ASCII runs is `std`'s (or a
-//! sequence walk), not a SIMD validator.
+//! Not built, and why: the [`Options`] policies have no vector kernels of
+//! their own (a table-driven scalar loop that copies clean runs in bulk;
+//! they are rarely hot, and keeping them out of the kernels is what keeps
+//! the default path free of them). UTF-8 validation is `std`'s per run (or
+//! a sequence walk in `quote_bytes`), not a SIMD validator, so
+//! `quote_bytes`/`unquote` on mostly non-ASCII text run at `std`'s
+//! validation speed rather than at copy speed. There is no slice-writing
+//! (`&mut [u8]`) variant yet.
 
 mod error;
 mod literals;
@@ -109,7 +128,7 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     };
     if n >= 8 {
         let (lo, hi) = (read8(0), read8(n - 8));
-        if swar_special(lo) | swar_special(hi) != 0 {
+        if kernels::special_pair(lo, hi) {
             return false;
         }
         dst.reserve(n + 2 * q);

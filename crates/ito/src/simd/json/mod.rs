@@ -1010,6 +1010,22 @@ pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> boo
     true
 }
 
+/// Whether either of two 8-byte words holds a `"`, `\` or control byte
+/// (one SSE2 compare on x86_64, SWAR elsewhere).
+#[inline(always)]
+pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use std::arch::x86_64::_mm_set_epi64x;
+        // SAFETY: SSE2 is baseline on x86_64.
+        unsafe { x86::Sse2(_mm_set_epi64x(hi as i64, lo as i64)).special_mask() != 0 }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        swar_special(lo) | swar_special(hi) != 0
+    }
+}
+
 /// Portable fallback: no pair fast path.
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 #[inline(always)]

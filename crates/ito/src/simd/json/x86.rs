@@ -17,7 +17,7 @@ use super::{kernels, Block};
 
 /// 16 bytes in an SSE2 register.
 #[derive(Clone, Copy)]
-pub(crate) struct Sse2(__m128i);
+pub(crate) struct Sse2(pub(crate) __m128i);
 
 impl Block for Sse2 {
     const W: usize = 16;
