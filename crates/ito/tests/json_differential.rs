@@ -79,6 +79,9 @@ fn corpus_unquote_matches_serde_json() {
     let all = corpus();
     for s in &all {
         let lit = serde_json::to_vec(s).unwrap();
+        let text = std::str::from_utf8(&lit).unwrap();
+        let (v, used) = json::unquote_str(text).unwrap();
+        assert_eq!((v.as_ref(), used), (s.as_str(), lit.len()));
         for k in kernels() {
             let (v, used) = json::unquote_with_kernel(k, &lit).unwrap();
             assert_eq!((v.as_ref(), used), (s.as_str(), lit.len()), "{k}");
