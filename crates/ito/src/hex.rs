@@ -7,9 +7,9 @@
 //!
 //! The work is done by one kernel per instruction-set level (AVX-512, AVX2,
 //! SSE2, NEON, SWAR; see `simd/hex.rs` for the algorithms), chosen once at run
-//! time. Inputs of up to 32 bytes (encode) or 64 digits (decode) skip the
-//! dispatch and run the SSE2 kernel inline on x86_64, which is what a 32-byte
-//! Nostr id or key costs.
+//! time. Inputs under 16 bytes (encode) or under 64 digits (decode) skip the
+//! dispatch and run the SSE2/SWAR code inline on x86_64; a 32-byte Nostr id
+//! encodes in two AVX2 steps and its 64 digits decode in one.
 //!
 //! Forms:
 //! - allocating: [`encode`], [`encode_upper`], [`decode`];

@@ -94,6 +94,39 @@ fn encode_every_length_0_to_300() {
     }
 }
 
+/// Large inputs at every output alignment (the AVX-512 encoder aligns its
+/// stores for inputs of 1 KiB and more) and every input alignment.
+#[test]
+fn large_inputs_at_every_alignment() {
+    let src: Vec<u8> = (0..1200u32).map(|i| (i * 89 + 3) as u8).collect();
+    let want = reference_encode(&src, Case::Lower);
+    let mut out = vec![0u8; 2 * 1200 + 64];
+    let mut back = vec![0u8; 1200 + 64];
+    for kernel in kernels() {
+        for len in [1023, 1024, 1025, 1090, 1200 - 64] {
+            for off in 0..64 {
+                let input = &src[off % 7..off % 7 + len];
+                let o = &mut out[off..off + 2 * len];
+                hex::encode_with_kernel(kernel, input, o, Case::Lower).unwrap();
+                assert_eq!(
+                    &o[..],
+                    &want[2 * (off % 7)..2 * (off % 7 + len)],
+                    "{kernel} len {len} off {off}"
+                );
+                let b = &mut back[off..off + len];
+                hex::decode_with_kernel(
+                    kernel,
+                    &want[2 * (off % 7)..2 * (off % 7 + len)],
+                    b,
+                    Accept::Lowercase,
+                )
+                .unwrap();
+                assert_eq!(&b[..], input, "{kernel} len {len} off {off}");
+            }
+        }
+    }
+}
+
 /// All 65,536 two-byte inputs, each placed at a varying position inside a
 /// run of valid digits so every lane of every kernel sees every pair.
 #[test]

@@ -99,6 +99,24 @@ proptest! {
     }
 
     #[test]
+    fn intern_str_agrees_with_intern(keys in prop::collection::vec(key(), 0..60), seeded in any::<bool>()) {
+        // `intern_str` reuses the Str's cached hash; it must land on the
+        // same symbol as hashing the bytes, with the default seed and with
+        // a custom one (where the cached hash cannot be reused).
+        let interner = if seeded { Builder::new().seed(99).build() } else { Interner::new() };
+        for k in &keys {
+            let s = ito::Str::from(k.as_str());
+            let by_str = interner.intern_str(&s);
+            prop_assert_eq!(interner.intern(k), by_str);
+            prop_assert_eq!(interner.get_str(&s), Some(by_str));
+            prop_assert_eq!(interner.resolve(by_str), k.as_str());
+            // A second Str with the same content (fresh, uncached hash).
+            let again = ito::Str::from(k.as_str());
+            prop_assert_eq!(interner.intern_str(&again), by_str);
+        }
+    }
+
+    #[test]
     fn stats_match_hashmap(words in prop::collection::vec(key(), 0..200), n in 0usize..8) {
         let stats: Stats = words.iter().collect();
         let mut counts: HashMap<&str, u64> = HashMap::new();

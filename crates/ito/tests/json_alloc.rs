@@ -54,6 +54,12 @@ fn unquote_without_escapes_allocates_nothing() {
             assert!(matches!(v, Cow::Borrowed(_)));
         });
         assert_eq!(n, 0);
+        let text = std::str::from_utf8(lit).unwrap();
+        let n = allocations(|| {
+            let (v, _) = ito::json::unquote_str(text).unwrap();
+            assert!(matches!(v, Cow::Borrowed(_)));
+        });
+        assert_eq!(n, 0);
     }
     // With an escape it allocates the one String (and may grow it).
     let n = allocations(|| {

@@ -83,8 +83,15 @@ fn check_all(src: &[u8]) {
             json::needs_escape_with_kernel(Kernel::Scalar, src)
         );
     }
+    // unquote_str agrees with unquote on every UTF-8 input.
+    if let Ok(text) = std::str::from_utf8(&lit) {
+        assert_eq!(json::unquote_str(text), json::unquote(&lit));
+    }
     // Strict decoding vs serde_json.
     lit.push(b'"');
+    if let Ok(text) = std::str::from_utf8(&lit) {
+        assert_eq!(json::unquote_str(text), json::unquote(&lit));
+    }
     let ours = json::unescape(&mut Vec::new(), src);
     let theirs = serde_json::from_slice::<String>(&lit);
     assert_eq!(ours.is_ok(), theirs.is_ok(), "{src:?} {ours:?} {theirs:?}");

@@ -76,10 +76,22 @@ fn check(s: &str, o: &Options) {
     if o.escape_del_and_c1 {
         assert!(!text.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)));
     }
-    let hex_digits: Vec<u8> = text
-        .match_indices("\\u")
-        .flat_map(|(i, _)| inner[i + 2..i + 6].to_vec())
-        .collect();
+    // Walk the escapes (an escaped backslash followed by `u` is not a
+    // `\u` escape) and collect the hex digits of the `\uXXXX` ones.
+    let mut hex_digits = Vec::new();
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] == b'\\' {
+            if inner[i + 1] == b'u' {
+                hex_digits.extend_from_slice(&inner[i + 2..i + 6]);
+                i += 6;
+            } else {
+                i += 2;
+            }
+        } else {
+            i += 1;
+        }
+    }
     if o.uppercase_hex {
         assert!(!hex_digits.iter().any(|b| b.is_ascii_lowercase()), "{text}");
     } else {

@@ -287,6 +287,22 @@ proptest! {
     }
 
     #[test]
+    fn unescape_in_place_agrees_with_unescape(b in prop::collection::vec(prop::sample::select(&b"\\u00aAfFdDc8e9\"/nbx\x01\x80\xff z"[..]), 0..64)) {
+        let mut out = vec![7];
+        let a = nostr::unescape(&mut out, &b);
+        let mut buf = b.clone();
+        let c = nostr::unescape_in_place(&mut buf);
+        match (a, c) {
+            (Ok(()), Ok(n)) => prop_assert_eq!(&out[1..], &buf[..n]),
+            (Err(x), Err(y)) => {
+                prop_assert_eq!(x, y);
+                prop_assert_eq!(out, vec![7], "dst untouched on error");
+            }
+            (x, y) => prop_assert!(false, "{:?} vs {:?}", x, y),
+        }
+    }
+
+    #[test]
     fn parsers_never_panic_on_arbitrary_bytes(b in prop::collection::vec(any::<u8>(), 0..200)) {
         let _ = Event::parse(&b);
         let _ = nostr::unescape(&mut Vec::new(), &b);

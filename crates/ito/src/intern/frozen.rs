@@ -37,8 +37,9 @@ impl Offsets {
     }
 }
 
-/// A read-only symbol table made by [`Interner::freeze`]: same symbols, a
-/// third of the memory or less, lookups without any synchronisation.
+/// A read-only symbol table made by [`Interner::freeze`]: same symbols,
+/// less memory (see the [module docs](super#memory-per-entry)), lookups
+/// without any synchronisation.
 ///
 /// ```
 /// let interner = ito::Interner::new();
@@ -122,7 +123,7 @@ impl Frozen {
             for &(h32, local1) in &scratch {
                 let h32 = if sip {
                     let b = shard.resolve(local1 - 1).unwrap_or_default();
-                    crate::hash::hash_bytes_with_seed(b, seed) as u32
+                    super::shard::tag32(crate::hash::hash_bytes_with_seed(b, seed))
                 } else {
                     h32
                 };
@@ -186,7 +187,7 @@ impl Frozen {
     pub fn get(&self, s: &str) -> Option<Sym> {
         let key = s.as_bytes();
         let h32 = match &self.sip {
-            None => crate::hash::hash_bytes_with_seed(key, self.seed) as u32,
+            None => super::shard::tag32(crate::hash::hash_bytes_with_seed(key, self.seed)),
             Some(sip) => sip.hash_one(key) as u32,
         };
         let mask = self.table.len() - 1;

@@ -284,6 +284,69 @@ impl Interner {
         self.intern_hashed(self.hash(s.as_bytes()), s)
     }
 
+    /// Intern a [`Str`](crate::Str), reusing its cached
+    /// [`content_hash`](crate::Str::content_hash) instead of hashing the
+    /// bytes again (for an interner built with a custom
+    /// [`seed`](Builder::seed), the bytes are hashed with that seed).
+    ///
+    /// # Panics
+    /// As [`intern`](Self::intern).
+    ///
+    /// ```
+    /// let interner = ito::Interner::new();
+    /// let s = ito::Str::from("a string long enough to live on the heap");
+    /// let sym = interner.intern_str(&s);
+    /// assert_eq!(interner.intern(s.as_str()), sym);
+    /// assert_eq!(interner.resolve(sym), s.as_str());
+    /// ```
+    #[inline]
+    pub fn intern_str(&self, s: &crate::Str) -> Sym {
+        match self.try_intern_str(s) {
+            Ok(sym) => sym,
+            Err(e) => panic!("Interner::intern_str: {e}"),
+        }
+    }
+
+    /// [`intern_str`](Self::intern_str) with an error instead of a panic.
+    ///
+    /// ```
+    /// let interner = ito::Interner::new();
+    /// let s = ito::Str::from("x");
+    /// assert_eq!(interner.try_intern_str(&s), Ok(interner.intern("x")));
+    /// ```
+    #[inline]
+    pub fn try_intern_str(&self, s: &crate::Str) -> Result<Sym, InternError> {
+        self.intern_hashed(self.str_hash(s), s.as_str())
+    }
+
+    /// The symbol of a [`Str`](crate::Str) if interned (never inserts),
+    /// reusing its cached hash.
+    ///
+    /// ```
+    /// let interner = ito::Interner::new();
+    /// let s = ito::Str::from("y");
+    /// assert_eq!(interner.get_str(&s), None);
+    /// let sym = interner.intern_str(&s);
+    /// assert_eq!(interner.get_str(&s), Some(sym));
+    /// ```
+    #[inline]
+    pub fn get_str(&self, s: &crate::Str) -> Option<Sym> {
+        let hash = self.str_hash(s);
+        let index = self.shard_index(hash);
+        self.shards[index]
+            .find(hash, s.as_bytes())
+            .map(|local1| self.sym(index, local1))
+    }
+
+    #[inline]
+    fn str_hash(&self, s: &crate::Str) -> u64 {
+        if self.seed == crate::hash::seed() {
+            s.content_hash()
+        } else {
+            self.hash(s.as_bytes())
+        }
+    }
+
     /// Intern `s` whose seeded hash (with this interner's seed) is `hash`.
     #[inline]
     pub(crate) fn intern_hashed(&self, hash: u64, s: &str) -> Result<Sym, InternError> {

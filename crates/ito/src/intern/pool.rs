@@ -51,7 +51,7 @@ struct Header {
 }
 
 /// Tombstone marker in a table slot (never a real, aligned entry pointer).
-const TOMB: *mut Header = 1 as *mut Header;
+const TOMB: *mut Header = std::ptr::dangling_mut::<Header>();
 
 struct Table {
     slots: Box<[*mut Header]>,
@@ -556,6 +556,36 @@ mod tests {
         let d = pool.intern("k");
         assert_eq!(&*d, "k");
         assert_eq!(pool.len(), 1);
+    }
+
+    #[test]
+    fn colliding_hashes_switch_the_shard_to_siphash() {
+        // Entries forced onto one hash (as a flooding attacker with a known
+        // seed would) make one probe run; past MAX_CHAIN the shard rehashes
+        // with SipHash, and removal still finds every entry by its stored
+        // (now SipHash) value.
+        let pool = Pool::new();
+        let mut handles = Vec::new();
+        {
+            let mut table = write(&pool.inner.shards[0]);
+            for i in 0..100 {
+                let key = format!("collide{i}");
+                let h = table.index_hash(0, key.as_bytes());
+                let p = pool.new_entry(key.as_bytes(), h, 0);
+                table.insert(p.as_ptr(), h);
+                handles.push(Interned { ptr: p });
+            }
+            assert!(table.sip.is_some(), "long probe run switched to SipHash");
+            assert_eq!(table.live, 100);
+            for h in &handles {
+                let key = h.as_str().as_bytes();
+                let (found, run) = table.find(table.index_hash(0, key), key);
+                assert_eq!(found.map(|i| table.slots[i]), Some(h.ptr.as_ptr()));
+                assert!(run <= MAX_CHAIN, "probe run {run} after the switch");
+            }
+        }
+        drop(handles);
+        assert!(pool.is_empty(), "every entry removed via its stored hash");
     }
 
     #[test]

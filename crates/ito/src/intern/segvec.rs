@@ -18,36 +18,35 @@ const SEGMENTS: usize = 33;
 
 /// Segmented array of `T`. Elements are never dropped (`T` must not need
 /// drop) and are initialised by the writer before it makes them reachable.
-pub(crate) struct SegVec<T> {
+/// `F` is log2 of the size of segment 0 (a constant, so locating an
+/// element costs no load).
+pub(crate) struct SegVec<T, const F: u32> {
     segments: [AtomicPtr<T>; SEGMENTS],
-    /// log2 of the size of segment 0.
-    first_log2: u32,
 }
 
-impl<T> SegVec<T> {
+impl<T, const F: u32> SegVec<T, F> {
     const NO_DROP: () = assert!(!std::mem::needs_drop::<T>());
 
-    /// An empty array whose first segment holds `1 << first_log2` elements.
-    pub(crate) fn new(first_log2: u32) -> Self {
+    /// An empty array whose first segment holds `1 << F` elements.
+    pub(crate) fn new() -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::NO_DROP;
-        assert!(first_log2 < 24);
+        assert!(F < 24);
         SegVec {
             segments: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())),
-            first_log2,
         }
     }
 
     #[inline]
     fn locate(&self, index: usize) -> (usize, usize) {
-        let j = index + (1usize << self.first_log2);
+        let j = index + (1usize << F);
         let top = usize::BITS - 1 - j.leading_zeros();
-        ((top - self.first_log2) as usize, j - (1usize << top))
+        ((top - F) as usize, j - (1usize << top))
     }
 
     #[inline]
     fn segment_len(&self, segment: usize) -> usize {
-        1usize << (self.first_log2 as usize + segment)
+        1usize << (F as usize + segment)
     }
 
     fn layout(&self, segment: usize) -> Layout {
@@ -108,7 +107,7 @@ impl<T> SegVec<T> {
     }
 }
 
-impl<T> Drop for SegVec<T> {
+impl<T, const F: u32> Drop for SegVec<T, F> {
     fn drop(&mut self) {
         for segment in 0..SEGMENTS {
             let base = *self.segments[segment].get_mut();
@@ -127,12 +126,12 @@ mod tests {
 
     #[test]
     fn locate_is_dense_and_in_bounds() {
-        for first in [0u32, 1, 3, 5] {
-            let v = SegVec::<u64>::new(first);
+        fn check<const F: u32>() {
+            let v = SegVec::<u64, F>::new();
             let mut expected = (0usize, 0usize);
             for i in 0..5000usize {
                 let (s, o) = v.locate(i);
-                assert_eq!((s, o), expected, "first={first} i={i}");
+                assert_eq!((s, o), expected, "F={F} i={i}");
                 assert!(o < v.segment_len(s));
                 expected = if o + 1 == v.segment_len(s) {
                     (s + 1, 0)
@@ -141,11 +140,15 @@ mod tests {
                 };
             }
         }
+        check::<0>();
+        check::<1>();
+        check::<3>();
+        check::<5>();
     }
 
     #[test]
     fn elements_never_move() {
-        let v = SegVec::<u64>::new(2);
+        let v = SegVec::<u64, 2>::new();
         let mut ptrs = Vec::new();
         for i in 0..1000usize {
             let (p, _) = v.reserve(i);

@@ -49,7 +49,7 @@ pub(crate) use super::MAX_CHAIN;
 /// Split a bucket while the shard holds more than this many entries per bucket.
 const SPLIT_LOAD: usize = 5;
 /// Highest level: addresses use at most 32 hash bits.
-const MAX_LEVEL: u32 = 31;
+const MAX_LEVEL: u32 = 30;
 
 #[repr(C, align(64))]
 pub(crate) struct Bucket {
@@ -99,10 +99,18 @@ pub(crate) struct Shard {
     len: AtomicU32,
     /// Bytes allocated by this shard (updated by the writer).
     bytes: AtomicUsize,
-    buckets: SegVec<Bucket>,
-    overflow: SegVec<Bucket>,
-    records: SegVec<*const u8>,
+    buckets: SegVec<Bucket, 0>,
+    overflow: SegVec<Bucket, 2>,
+    records: SegVec<*const u8, 4>,
     writer: Mutex<Writer>,
+}
+
+/// The 32-bit hash a slot stores: the low 32 bits of the 64-bit hash with
+/// bit 31 forced on, so no stored tag equals an empty slot's 0 (addresses
+/// use at most bits 0..=30: `MAX_LEVEL` is 30).
+#[inline]
+pub(crate) fn tag32(hash: u64) -> u32 {
+    hash as u32 | 0x8000_0000
 }
 
 #[inline]
@@ -159,9 +167,9 @@ impl Shard {
             sip_key: RandomState::new(),
             len: AtomicU32::new(0),
             bytes: AtomicUsize::new(0),
-            buckets: SegVec::new(0),
-            overflow: SegVec::new(2),
-            records: SegVec::new(4),
+            buckets: SegVec::new(),
+            overflow: SegVec::new(),
+            records: SegVec::new(),
             writer: Mutex::new(Writer {
                 arena: Arena::new(),
                 overflow_len: 0,
@@ -209,7 +217,7 @@ impl Shard {
 
     #[inline]
     fn sip_hash(&self, key: &[u8]) -> u32 {
-        self.sip_key.hash_one(key) as u32
+        tag32(self.sip_key.hash_one(key))
     }
 
     /// The bucket with table index `index`.
@@ -264,7 +272,7 @@ impl Shard {
         let h32 = if self.sip.load(Ordering::Acquire) {
             self.sip_hash(key)
         } else {
-            hash as u32
+            tag32(hash)
         };
         let shape = self.shape.load(Ordering::Acquire);
         // SAFETY: `address` is below the live bucket count of `shape`.
@@ -276,9 +284,10 @@ impl Shard {
             // slot would mispredict once per lookup.
             let xs: [u64; BUCKET_SLOTS] =
                 std::array::from_fn(|k| bucket.slots[k].load(Ordering::Acquire));
+            // Empty slots (0) never match: stored tags have bit 31 set.
             let mut matches = 0u32;
             for (k, &x) in xs.iter().enumerate() {
-                matches |= u32::from((x >> 32) as u32 == h32 && x != 0) << k;
+                matches |= u32::from((x >> 32) as u32 == h32) << k;
             }
             while matches != 0 {
                 let local1 = xs[matches.trailing_zeros() as usize] as u32;
@@ -299,7 +308,7 @@ impl Shard {
                 return Probe::Absent;
             }
             hops += 1;
-            if hops % 8 == 0 && self.version.load(Ordering::Acquire) != version {
+            if hops.is_multiple_of(8) && self.version.load(Ordering::Acquire) != version {
                 return Probe::Retry;
             }
             // SAFETY: `next - 1` was published in a link we loaded with
@@ -352,32 +361,57 @@ impl Shard {
         self.version.store(v + 1, Ordering::Release);
     }
 
-    /// Walk the chain of `index` under the lock: `(found, entries, last)`.
-    fn walk(&self, w: &mut Writer, index: usize, h32: u32, key: &[u8]) -> (Option<u32>, usize) {
+    /// Walk the chain of `index` under the lock: `(found, entries, tail)`,
+    /// where `tail` is the last bucket of the chain and its first empty
+    /// slot (`None` if full), for an append without a second walk.
+    fn walk(
+        &self,
+        w: &mut Writer,
+        index: usize,
+        h32: u32,
+        key: &[u8],
+    ) -> (Option<u32>, usize, (*const Bucket, Option<usize>)) {
         // SAFETY: writer context: `index` is live for the current shape.
         let mut bucket = unsafe { self.bucket(index) };
         let mut entries = 0;
         loop {
-            for slot in &bucket.slots {
+            for (k, slot) in bucket.slots.iter().enumerate() {
                 let x = slot.load(Ordering::Relaxed);
                 if x == 0 {
                     w.probes += entries as u64;
-                    return (None, entries);
+                    return (None, entries, (bucket, Some(k)));
                 }
                 entries += 1;
                 // SAFETY: writer context, the record is published.
                 if (x >> 32) as u32 == h32 && bytes_eq(unsafe { self.record(x as u32 - 1) }, key) {
                     w.probes += entries as u64;
-                    return (Some(x as u32), entries);
+                    return (Some(x as u32), entries, (bucket, None));
                 }
             }
             let next = bucket.next.load(Ordering::Relaxed);
             if next == 0 {
                 w.probes += entries as u64;
-                return (None, entries);
+                return (None, entries, (bucket, None));
             }
             // SAFETY: linked overflow buckets are initialised.
             bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// Store `x` at the tail found by `walk` (nothing changed since).
+    fn append_tail(&self, w: &mut Writer, tail: (*const Bucket, Option<usize>), x: u64) {
+        // SAFETY: `tail.0` is a live bucket of this shard found under the
+        // lock we still hold; buckets never move or get freed.
+        let bucket = unsafe { &*tail.0 };
+        match tail.1 {
+            Some(k) => bucket.slots[k].store(x, Ordering::Release),
+            None => {
+                let fresh = self.new_overflow(w);
+                // SAFETY: `fresh` was just initialised.
+                let b = unsafe { self.overflow_bucket(fresh) };
+                b.slots[0].store(x, Ordering::Relaxed);
+                bucket.next.store(fresh + 1, Ordering::Release);
+            }
         }
     }
 
@@ -482,18 +516,38 @@ impl Shard {
         };
         self.shape.store(next_shape, Ordering::Release);
         let mut moved = std::mem::take(&mut w.scratch);
+        // Both chains start empty (bucket `split` was just drained), so
+        // keep a write cursor per chain instead of walking it per entry.
+        // SAFETY: writer context: bucket `split` is live, `p` initialised.
+        let mut cursors = [
+            (unsafe { self.bucket(split) } as *const Bucket, 0),
+            (p.cast_const(), 0),
+        ];
         for &x in &moved {
-            let dest = if (x >> 32) as usize & n0 != 0 {
-                target
-            } else {
-                split
-            };
-            self.append(w, dest, x);
+            let c = &mut cursors[usize::from((x >> 32) as usize & n0 != 0)];
+            self.push_at(w, c, x);
         }
         moved.clear();
         w.scratch = moved;
         self.end_move();
         w.splits += 1;
+    }
+
+    /// Store `x` at cursor `c` (a bucket and its next free slot), linking a
+    /// fresh overflow bucket when the bucket is full. Writer only.
+    fn push_at(&self, w: &mut Writer, c: &mut (*const Bucket, usize), x: u64) {
+        if c.1 == BUCKET_SLOTS {
+            let fresh = self.new_overflow(w);
+            // SAFETY: `fresh` was just initialised; `c.0` is a live bucket
+            // of this shard (buckets never move or get freed).
+            unsafe {
+                (*c.0).next.store(fresh + 1, Ordering::Release);
+                *c = (self.overflow_bucket(fresh) as *const Bucket, 0);
+            }
+        }
+        // SAFETY: as above, `c.0` is a live bucket and `c.1 < BUCKET_SLOTS`.
+        unsafe { (*c.0).slots[c.1].store(x, Ordering::Release) };
+        c.1 += 1;
     }
 
     /// Switch this shard to SipHash-1-3 and rehash every entry.
@@ -540,10 +594,10 @@ impl Shard {
         let mut h32 = if self.sip.load(Ordering::Relaxed) {
             self.sip_hash(key)
         } else {
-            hash as u32
+            tag32(hash)
         };
-        let mut index = address(h32, self.shape.load(Ordering::Relaxed));
-        let (found, entries) = self.walk(w, index, h32, key);
+        let index = address(h32, self.shape.load(Ordering::Relaxed));
+        let (found, entries, tail) = self.walk(w, index, h32, key);
         if let Some(local1) = found {
             return Ok(local1);
         }
@@ -557,10 +611,10 @@ impl Shard {
                 return Err(needed);
             }
         }
-        if entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed) {
+        let switch = entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed);
+        if switch {
             self.switch_to_sip(w);
             h32 = self.sip_hash(key);
-            index = address(h32, self.shape.load(Ordering::Relaxed));
         }
         let record = w.arena.push(key);
         let (cell, added) = self.records.reserve(local as usize);
@@ -569,7 +623,12 @@ impl Shard {
         // (`local >= len`), so no reader looks at it.
         unsafe { cell.write(record) };
         self.len.store(local + 1, Ordering::Release);
-        self.append(w, index, (u64::from(h32) << 32) | u64::from(local + 1));
+        let x = (u64::from(h32) << 32) | u64::from(local + 1);
+        if switch {
+            self.append(w, address(h32, self.shape.load(Ordering::Relaxed)), x);
+        } else {
+            self.append_tail(w, tail, x);
+        }
         let shape = self.shape.load(Ordering::Relaxed);
         if (local as usize + 1) > live_buckets(shape) * SPLIT_LOAD {
             self.split_one(w);

@@ -22,7 +22,7 @@ use super::{unquote, Error};
 ///
 /// let mut bad = ito::json::literals(br#"["ok", "bad \q"]"#);
 /// assert!(bad.next().unwrap().is_ok());
-/// assert_eq!(bad.next().unwrap().unwrap_err().offset(), 11);
+/// assert_eq!(bad.next().unwrap().unwrap_err().offset(), 12); // the `\`
 /// assert!(bad.next().is_none());
 /// ```
 pub fn literals(document: &[u8]) -> Literals<'_> {

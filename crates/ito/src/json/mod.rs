@@ -88,13 +88,14 @@ use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;
 
 /// Writes a clean input of at most 16 bytes (optionally quoted) with
-/// overlapping loads and stores and no dispatch; `false` (nothing written)
-/// if the input is longer or has a byte that needs escaping.
+/// overlapping SWAR loads and stores and no dispatch (17..=32 bytes: two
+/// overlapping 16-byte vectors on x86_64/aarch64); `false` (nothing
+/// written) if the input is longer or has a byte that needs escaping.
 #[inline(always)]
 fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     let n = b.len();
     if n > 16 {
-        return false;
+        return kernels::pair_clean::<QUOTES>(dst, b);
     }
     let p = b.as_ptr();
     let q = QUOTES as usize;
@@ -174,6 +175,9 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
 
 #[inline(never)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
+    if kernels::medium_clean::<true>(dst, b) {
+        return;
+    }
     dst.reserve(b.len() + 2);
     dst.push(b'"');
     // SAFETY: the table comes from `best()`, which only returns kernels the
@@ -184,6 +188,9 @@ fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
 
 #[inline(never)]
 fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
+    if kernels::medium_clean::<false>(dst, b) {
+        return;
+    }
     // SAFETY: `best()` only returns kernels the CPU supports.
     unsafe { (kernels::best().escape)(dst, b) };
 }
@@ -385,6 +392,7 @@ fn unescape_impl(
         replace: options.replace_invalid,
         wtf8: options.wtf8,
         stop_at_quote: false,
+        trusted: false,
     };
     // SAFETY: `k` only ever comes from `best()`/`kernels_for`, which return
     // kernels the CPU supports.
@@ -415,20 +423,37 @@ fn unescape_impl(
 /// assert_eq!((v.as_ref(), used), ("a\"b", 6));
 /// ```
 pub fn unquote(src: &[u8]) -> Result<(Cow<'_, str>, usize), Error> {
-    unquote_impl(kernels::best(), src)
+    unquote_impl(kernels::best(), src, false)
+}
+
+/// [`unquote`] for input already known to be UTF-8 (for example a `&str`
+/// document being parsed): the same result, minus the UTF-8 validation.
+///
+/// ```
+/// let doc = r#"{"name": "café!"}"#;
+/// let start = doc.find(": ").unwrap() + 2;
+/// let (v, used) = ito::json::unquote_str(&doc[start..]).unwrap();
+/// assert_eq!(v, "café!");
+/// assert_eq!(&doc[start + used..], "}");
+/// ```
+pub fn unquote_str(src: &str) -> Result<(Cow<'_, str>, usize), Error> {
+    unquote_impl(kernels::best(), src.as_bytes(), true)
 }
 
 #[inline]
-fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize), Error> {
+fn unquote_impl<'a>(
+    k: &'static Kernels,
+    src: &'a [u8],
+    trusted: bool,
+) -> Result<(Cow<'a, str>, usize), Error> {
     let Some((&b'"', body)) = src.split_first() else {
         return Err(Error::new(0, ErrorKind::MissingQuote));
     };
     let shift = |e: Error| Error::new(e.offset() + 1, e.kind());
-    // SAFETY: `k` only ever comes from `best()`/`kernels_for`.
-    let (i, hi) = unsafe { (k.scan)(body) };
+    let (i, hi) = kernels::scan_start(k, body);
     match body.get(i) {
         None => {
-            if hi {
+            if hi && !trusted {
                 if let Err(e) = std::str::from_utf8(body) {
                     return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
                 }
@@ -437,11 +462,13 @@ fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize),
         }
         Some(b'"') => {
             let text = &body[..i];
-            let value = if hi {
+            let value = if hi && !trusted {
                 std::str::from_utf8(text)
                     .map_err(|e| Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8))?
             } else {
-                // SAFETY: `hi` is false, so every byte of `text` is ASCII.
+                // SAFETY: either `hi` is false, so every byte of `text` is
+                // ASCII, or the input is a `&str` and `text` lies between
+                // two ASCII bytes (or the start) of it, hence is UTF-8.
                 unsafe { std::str::from_utf8_unchecked(text) }
             };
             Ok((Cow::Borrowed(value), i + 2))
@@ -453,6 +480,7 @@ fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize),
                 replace: false,
                 wtf8: false,
                 stop_at_quote: true,
+                trusted,
             };
             // SAFETY: as above.
             let end = unsafe { (k.unescape)(&mut out, body, i, mode) }.map_err(shift)?;
@@ -462,7 +490,7 @@ fn unquote_impl<'a>(k: &Kernels, src: &'a [u8]) -> Result<(Cow<'a, str>, usize),
             Ok((Cow::Owned(value), end + 2))
         }
         Some(&b) => {
-            if hi {
+            if hi && !trusted {
                 if let Err(e) = std::str::from_utf8(&body[..i]) {
                     return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
                 }
@@ -553,7 +581,7 @@ pub fn unescape_with_kernel(
 /// }
 /// ```
 pub fn unquote_with_kernel(kernel: Kernel, src: &[u8]) -> Result<(Cow<'_, str>, usize), Error> {
-    unquote_impl(forced(kernel), src)
+    unquote_impl(forced(kernel), src, false)
 }
 
 /// [`needs_escape`] forced through one kernel.

@@ -65,6 +65,8 @@ pub struct Event<'a> {
 pub struct Tags<'a> {
     raw: &'a str,
     len: usize,
+    /// No whitespace and no escapes: the raw text is already canonical.
+    compact: bool,
 }
 
 impl PartialEq for Tags<'_> {
@@ -85,7 +87,11 @@ impl Eq for Tag<'_> {}
 
 impl Default for Tags<'_> {
     fn default() -> Self {
-        Tags { raw: "[]", len: 0 }
+        Tags {
+            raw: "[]",
+            len: 0,
+            compact: true,
+        }
     }
 }
 
@@ -99,12 +105,13 @@ impl<'a> Tags<'a> {
     /// ```
     pub fn parse(json: &'a str) -> Result<Tags<'a>, Error> {
         let mut p = Parser::new(json.as_bytes());
-        let (start, len) = p.tags()?;
+        let (start, len, compact) = p.tags()?;
         let end = p.pos;
         p.end()?;
         Ok(Tags {
             raw: &json[start..end],
             len,
+            compact,
         })
     }
 
@@ -115,6 +122,12 @@ impl<'a> Tags<'a> {
     /// ```
     pub fn raw(&self) -> &'a str {
         self.raw
+    }
+
+    /// Whether the JSON text is already in canonical form (no whitespace,
+    /// no escapes), so serializing it is a copy.
+    pub(crate) fn is_compact(&self) -> bool {
+        self.compact
     }
 
     /// Number of tags.
@@ -354,16 +367,24 @@ struct Str {
 pub(crate) struct Parser<'a> {
     pub(crate) src: &'a [u8],
     pub(crate) pos: usize,
+    /// Set whenever whitespace between tokens was skipped.
+    ws_seen: bool,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
-        Parser { src, pos: 0 }
+        Parser {
+            src,
+            pos: 0,
+            ws_seen: false,
+        }
     }
 
     #[inline]
     fn peek(&mut self) -> Option<u8> {
-        self.pos = skip_ws(self.src, self.pos);
+        let p = skip_ws(self.src, self.pos);
+        self.ws_seen |= p != self.pos;
+        self.pos = p;
         self.src.get(self.pos).copied()
     }
 
@@ -459,17 +480,20 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    /// `[ [ "s", ... ], ... ]`: returns the start offset and the tag count.
-    pub(crate) fn tags(&mut self) -> Result<(usize, usize), Error> {
+    /// `[ [ "s", ... ], ... ]`: returns the start offset, the tag count and
+    /// whether the text is already canonical (no whitespace, no escapes).
+    pub(crate) fn tags(&mut self) -> Result<(usize, usize, bool), Error> {
         if self.peek() != Some(b'[') {
             return Err(Error::expected(self.src, self.pos, "an array of tags"));
         }
         let start = self.pos;
         self.pos += 1;
+        self.ws_seen = false;
+        let mut escaped = false;
         let mut count = 0;
         if self.peek() == Some(b']') {
             self.pos += 1;
-            return Ok((start, 0));
+            return Ok((start, 0, !self.ws_seen));
         }
         loop {
             self.eat(b'[', "a tag (an array of strings)")?;
@@ -477,7 +501,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             } else {
                 loop {
-                    self.string("a string")?;
+                    escaped |= self.string("a string")?.escaped;
                     match self.peek() {
                         Some(b',') => self.pos += 1,
                         Some(b']') => {
@@ -493,7 +517,7 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok((start, count));
+                    return Ok((start, count, !self.ws_seen && !escaped));
                 }
                 _ => return Err(Error::expected(self.src, self.pos, "`,` or `]`")),
             }
@@ -685,12 +709,12 @@ impl<'a> Parser<'a> {
     }
 
     fn tags_value(&mut self) -> Result<Tags<'a>, Error> {
-        let (start, len) = self.tags()?;
+        let (start, len, compact) = self.tags()?;
         // Every string inside was UTF-8 validated and everything else is
         // ASCII, so this cannot fail; it is checked rather than assumed.
         let raw = std::str::from_utf8(&self.src[start..self.pos])
             .map_err(|e| Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8))?;
-        Ok(Tags { raw, len })
+        Ok(Tags { raw, len, compact })
     }
 
     fn content(&mut self) -> Result<Cow<'a, str>, Error> {

@@ -39,6 +39,10 @@ pub fn canonical(dst: &mut Vec<u8>, event: &Event<'_>) {
 /// Appends the tags without whitespace, strings canonically escaped.
 pub(crate) fn canonical_tags(dst: &mut Vec<u8>, tags: &Tags<'_>) {
     let raw = tags.raw().as_bytes();
+    if tags.is_compact() {
+        dst.extend_from_slice(raw);
+        return;
+    }
     let mut i = 0;
     while let Some(&c) = raw.get(i) {
         match c {

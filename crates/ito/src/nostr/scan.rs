@@ -2,10 +2,10 @@
 //! the text toolkit: finding the next byte that needs attention inside a
 //! string, decoding one escape, validating a string body.
 //!
-//! The search for `"`, `\` or a control byte runs eight bytes at a time in a
-//! `u64` (exact per-byte comparisons, no false positives), which is within a
-//! small factor of SIMD on the short strings of Nostr events; the heavy
-//! lifting of escaping is done by the `ito::json` kernels.
+//! The search for `"`, `\` or a control byte looks at the first 16 bytes
+//! inline, eight at a time in a `u64` (exact per-byte comparisons), since
+//! most runs between escapes are short; longer runs go to the `ito::json`
+//! SIMD scan kernel. Escaping itself is the `ito::json` escape kernel.
 
 use super::error::{Error, ErrorKind};
 
@@ -28,7 +28,7 @@ fn eq(x: u64, c: u8) -> u64 {
 
 /// Index of the first `"`, `\` or byte < 0x20 in `src[from..]` (absolute),
 /// or `src.len()`.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
     #[inline(always)]
     fn special(x: u64) -> u64 {
@@ -41,6 +41,24 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
         u64::from_le_bytes(b)
     }
     let mut i = from;
+    if i + 16 <= src.len() {
+        // Most runs between escapes are short: look at 16 bytes inline.
+        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
+        if a | b != 0 {
+            return if a != 0 {
+                i + a.trailing_zeros() as usize / 8
+            } else {
+                i + 8 + b.trailing_zeros() as usize / 8
+            };
+        }
+        i += 16;
+        if src.len() - i >= 32 {
+            // A long run: hand it to the json module's SIMD scan kernel.
+            // SAFETY: best() only returns kernels this CPU supports.
+            let (k, _) = unsafe { (crate::simd::json::best().scan)(&src[i..]) };
+            return i + k;
+        }
+    }
     while i + 16 <= src.len() {
         let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
         if a | b != 0 {
@@ -299,17 +317,25 @@ pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error
 pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
     let n = src.len();
     // Decoding never lengthens: every escape decodes to at most its length.
-    dst.reserve(n);
+    // 16 bytes of slack let short runs be copied with one fixed-size move.
+    dst.reserve(n + 16);
     let base = dst.len();
-    // SAFETY: reserve made n bytes after base writable.
+    // SAFETY: reserve made n + 16 bytes after base writable.
     let out = unsafe { dst.as_mut_ptr().add(base) };
     let mut w = 0; // bytes written; invariant w <= i <= n
     let mut i = 0;
     let result = 'outer: loop {
         let j = find_special(src, i);
-        // SAFETY: src[i..j] is in bounds; out + w .. out + w + (j - i) is
-        // within the n reserved bytes because w <= i.
-        unsafe { core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i) };
+        // SAFETY: w <= i, so out + w + 16 <= out + n + 16 (reserved); the
+        // fixed 16-byte copy reads src[i..i + 16], in bounds by the check;
+        // bytes past j - i are scratch, overwritten or beyond the final len.
+        unsafe {
+            if j - i <= 16 && i + 16 <= n {
+                core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), 16);
+            } else {
+                core::ptr::copy_nonoverlapping(src.as_ptr().add(i), out.add(w), j - i);
+            }
+        }
         w += j - i;
         i = j;
         // A run of escapes.
@@ -386,28 +412,61 @@ fn special_error(at: usize, c: u8) -> Error {
 
 /// In-place form of [`unescape_into`]: returns the decoded length.
 pub(crate) fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
+    let n = buf.len();
     let mut i = 0; // read
     let mut w = 0; // write, always <= i
-    loop {
+    'outer: loop {
         let j = find_special(buf, i);
         if w != i {
             buf.copy_within(i..j, w);
         }
         w += j - i;
-        match buf.get(j) {
-            None => return Ok(w),
-            Some(b'\\') => {
-                let (cp, n) = decode_escape(buf, j)?;
-                let mut tmp = [0u8; 4];
-                let len = encode_utf8(cp, &mut tmp);
-                // An escape is at least 2 bytes and decodes to at most as many
-                // (2 -> 1, 6 -> <= 3, 12 -> 4), so w + len <= j + n.
-                buf[w..w + len].copy_from_slice(&tmp[..len]);
-                w += len;
-                i = j + n;
+        i = j;
+        // A run of escapes, with the same fast paths as unescape_into.
+        loop {
+            match buf.get(i) {
+                None => return Ok(w),
+                Some(b'\\') => {}
+                Some(&c) if is_special(c) => return Err(special_error(i, c)),
+                Some(_) => continue 'outer,
             }
-            Some(b'"') => return Err(Error::new(j, ErrorKind::UnescapedQuote)),
-            Some(&c) => return Err(Error::new(j, ErrorKind::ControlCharacter(c))),
+            if i + 8 <= n {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&buf[i..i + 8]);
+                let x = u64::from_le_bytes(b);
+                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
+                if simple != 0 {
+                    buf[w] = simple;
+                    w += 1;
+                    i += 2;
+                    continue;
+                }
+                if x as u32 == u32::from_le_bytes(*b"\\u00") {
+                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
+                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
+                    if (hi | lo) & 0xf0 == 0 {
+                        let v = (hi << 4) | lo;
+                        if v < 0x80 {
+                            buf[w] = v;
+                            w += 1;
+                        } else {
+                            buf[w] = 0xc0 | (v >> 6);
+                            buf[w + 1] = 0x80 | (v & 0x3f);
+                            w += 2;
+                        }
+                        i += 6;
+                        continue;
+                    }
+                }
+            }
+            let (cp, len) = decode_escape(buf, i)?;
+            let mut tmp = [0u8; 4];
+            let k = encode_utf8(cp, &mut tmp);
+            // A `len`-byte escape decodes to at most `len` bytes, so w + k
+            // <= i + len: the write never passes the bytes still to read.
+            buf[w..w + k].copy_from_slice(&tmp[..k]);
+            w += k;
+            i += len;
         }
     }
 }

@@ -389,6 +389,14 @@ pub fn unmarshal_hex<'a>(dst: &mut Vec<u8>, src: &'a [u8]) -> Result<&'a [u8], E
 /// assert_eq!(err.kind(), ErrorKind::HexLength { expected: 4, found: 3 });
 /// ```
 pub fn unmarshal_hex_fixed<const N: usize>(src: &[u8]) -> Result<([u8; N], &[u8]), Error> {
+    // Fast path: the closing quote sits exactly 2N digits after the opening
+    // one (a `"` among the digits would fail the hex decode).
+    let open = skip_ws(src, 0);
+    if src.get(open) == Some(&b'"') && src.get(open + 1 + 2 * N) == Some(&b'"') {
+        if let Ok(value) = crate::hex::decode_array_lower::<N>(&src[open + 1..open + 1 + 2 * N]) {
+            return Ok((value, &src[open + 2 + 2 * N..]));
+        }
+    }
     let (digits, end) = hex_digits(src)?;
     let found = digits.len();
     let at = digits.start;

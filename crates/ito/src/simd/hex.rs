@@ -11,12 +11,16 @@
 //!   `punpcklbw/punpckhbw` interleave high and low digits. SSE2 only: we do
 //!   not require SSSE3 (which [`Kernel`] does not name), and the arithmetic is
 //!   as fast as a `pshufb` table at this width.
-//! - AVX2: 16 bytes are zero-extended to 16-bit lanes (`vpmovzxbw`), high
-//!   nibble in the low byte and low nibble in the high byte of each lane, then
-//!   one `vpshufb` table look-up produces 32 digits already in order (no lane
-//!   crossing fix-up needed).
+//! - AVX2: 32 bytes per step: nibbles split, interleaved per 128-bit lane
+//!   (`vpunpck[lh]bw`), lanes put back in order (`vperm2i128`), one
+//!   `vpshufb` table look-up per 32 digits. A 16-byte step for the rest
+//!   zero-extends bytes to 16-bit lanes (`vpmovzxbw`, high nibble in the low
+//!   byte) so one look-up yields digits already in order.
 //! - AVX-512 (F+BW): the AVX2 scheme on 32 bytes per half, 64 input bytes per
-//!   step; the tail (< 64 bytes) uses a masked load and masked stores.
+//!   step; the tail (< 64 bytes) uses a masked load and masked stores
+//!   (inputs under 64 bytes go to the AVX2 kernel instead). Decoding takes 128 digits per step (`vpackuswb` + one `vpermq` restore
+//!   the order) with a masked tail; inputs under 128 digits go to the AVX2
+//!   kernel, whose single step is cheaper there.
 //! - NEON: `tbl` look-ups and an interleaving `st2` store.
 //!
 //! **Decode** (`2n` digits -> `n` bytes). Per digit `c`: `d = c - '0'`,
@@ -355,6 +359,26 @@ pub(crate) mod x86 {
         }
     }
 
+    #[inline(always)]
+    unsafe fn avx2_encode32(s: *const u8, d: *mut u8, lut: __m256i) {
+        // SAFETY: called only from AVX2 functions; 32 readable bytes at s,
+        // 64 writable at d per the caller.
+        unsafe {
+            let x = _mm256_loadu_si256(s as *const __m256i);
+            let m = _mm256_set1_epi8(0x0f);
+            let hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), m);
+            let lo = _mm256_and_si256(x, m);
+            // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
+            // interleaved; the lane permutes restore input order.
+            let a = _mm256_unpacklo_epi8(hi, lo);
+            let b = _mm256_unpackhi_epi8(hi, lo);
+            let first = _mm256_permute2x128_si256::<0x20>(a, b);
+            let second = _mm256_permute2x128_si256::<0x31>(a, b);
+            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(lut, first));
+            _mm256_storeu_si256(d.add(32) as *mut __m256i, _mm256_shuffle_epi8(lut, second));
+        }
+    }
+
     /// AVX2 encoder.
     ///
     /// # Safety
@@ -376,10 +400,7 @@ pub(crate) mod x86 {
         let mut i = 0;
         while i + 32 <= len {
             // SAFETY: i + 32 <= len; output within 2 len.
-            unsafe {
-                avx2_encode16(s.add(i), dst.add(2 * i), lut);
-                avx2_encode16(s.add(i + 16), dst.add(2 * i + 32), lut);
-            }
+            unsafe { avx2_encode32(s.add(i), dst.add(2 * i), lut) };
             i += 32;
         }
         if i + 16 <= len {
@@ -481,6 +502,11 @@ pub(crate) mod x86 {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
         let len = src.len();
+        if len < 64 {
+            // Two AVX2 steps beat the masked step at this size.
+            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
+            return unsafe { encode_avx2(src, dst, upper) };
+        }
         // SAFETY: the table is 16 readable bytes.
         let lut = unsafe {
             _mm512_broadcast_i32x4(_mm_loadu_si128(
@@ -489,6 +515,15 @@ pub(crate) mod x86 {
         };
         let s = src.as_ptr();
         let mut i = 0;
+        // Large outputs: encode a short head first so that the 64-byte stores
+        // below start on a cache-line boundary (a misaligned 64-byte store
+        // touches two lines every time).
+        let mis = dst as usize % 64;
+        if len >= 1024 && mis != 0 && mis.is_multiple_of(2) {
+            i = (64 - mis) / 2;
+            // SAFETY: i < 32 <= len bytes in, 2i out; AVX-512F implies AVX2.
+            unsafe { encode_avx2(&src[..i], dst, upper) };
+        }
         while i + 64 <= len {
             // SAFETY: 64 readable bytes at s + i, 128 writable at dst + 2i.
             unsafe {
@@ -556,9 +591,13 @@ pub(crate) mod x86 {
                 return Err(64 + bb.trailing_zeros() as usize);
             }
             let w = _mm512_set1_epi16(0x0110);
-            let lo = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(va, w));
-            let hi = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(vb, w));
-            Ok(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
+            // packus interleaves the 128-bit lanes of a and b; the permute
+            // puts the eight 64-bit halves back in input order.
+            let p = _mm512_packus_epi16(_mm512_maddubs_epi16(va, w), _mm512_maddubs_epi16(vb, w));
+            Ok(_mm512_permutexvar_epi64(
+                _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                p,
+            ))
         }
     }
 
@@ -574,6 +613,11 @@ pub(crate) mod x86 {
         lower_only: bool,
     ) -> Result<(), usize> {
         let len = src.len();
+        if len < 128 {
+            // One AVX2 step beats the masked 128-digit step at this size.
+            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
+            return unsafe { decode_avx2(src, dst, lower_only) };
+        }
         let s = src.as_ptr();
         let mut i = 0;
         while i + 128 <= len {
@@ -785,7 +829,7 @@ unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<()
 #[inline]
 pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if src.len() <= 32 {
+    if src.len() < 16 {
         // SAFETY: SSE2 is part of the x86_64 baseline; dst per the caller.
         return unsafe { x86::encode_sse2(src, dst, upper) };
     }
@@ -812,7 +856,7 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
 #[inline]
 pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if src.len() <= 64 {
+    if src.len() < 64 {
         // SAFETY: SSE2 is part of the x86_64 baseline; rest per the caller.
         return unsafe { x86::decode_sse2(src, dst, lower_only) };
     }

@@ -21,18 +21,24 @@
 //! next load simply starts right after it (unaligned loads are cheap), so the
 //! store of the following clean bytes lands where it belongs.
 //!
-//! Tails never read past the end of the input. AVX-512 uses a masked load;
-//! SSE2/AVX2/NEON reload the last `W` bytes of the input (an overlapping
-//! load) and store them so they end at the right place, which is only valid
-//! when the output just before is a verbatim copy of the input just before
-//! (tracked as `clean_from`); otherwise, and for SWAR, the tail is copied
-//! into a padded register/stack block first.
+//! Tails never read past the end of the input. SSE2/AVX2/AVX-512/NEON
+//! reload the last `W` bytes of the input (an overlapping load) and store
+//! them so they end at the right place, which is only valid when the output
+//! just before is a verbatim copy of the input just before (tracked as
+//! `clean_from`); otherwise, and for SWAR, the tail is loaded partially: a
+//! masked load on AVX-512, a padded register or stack block elsewhere.
+//!
+//! Strings of 17..=64 bytes that need no escaping never reach a kernel:
+//! [`medium_clean`] copies them with baseline 16-byte blocks (SSE2/NEON),
+//! which beats an indirect call plus a masked load; inputs of at most 16
+//! bytes are handled inline by the public entry points.
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of [`crate::json::Options`] run through a
 //! separate table-driven path in `json/policy.rs`, so they cost the default
 //! path nothing.
 
+use std::marker::PhantomData;
 use std::ptr;
 
 use crate::json::{Error, ErrorKind};
@@ -112,13 +118,15 @@ fn low_bytes<V: Block>(len: usize) -> u64 {
 
 /// Raw append cursor into a `Vec<u8>`'s spare capacity.
 ///
-/// Invariant: `base..pos` is initialised output, `pos <= cap_end`, and
-/// `base`/`cap_end` describe the vector's current allocation.
+/// Invariant: the vector's buffer up to `pos` is initialised output and
+/// `pos <= cap_end`, the end of its allocation. The cold helpers take and
+/// return plain pointers (in registers), never `&mut Out`, so the hot loops
+/// keep `pos`/`cap_end` in registers instead of on the stack.
 pub(crate) struct Out<'a> {
-    vec: &'a mut Vec<u8>,
-    base: *mut u8,
+    vec: *mut Vec<u8>,
     pub(crate) pos: *mut u8,
     cap_end: *mut u8,
+    _vec: PhantomData<&'a mut Vec<u8>>,
 }
 
 impl<'a> Out<'a> {
@@ -130,9 +138,9 @@ impl<'a> Out<'a> {
         let (pos, cap_end) = unsafe { (base.add(vec.len()), base.add(vec.capacity())) };
         Out {
             vec,
-            base,
             pos,
             cap_end,
+            _vec: PhantomData,
         }
     }
 
@@ -147,57 +155,45 @@ impl<'a> Out<'a> {
     #[inline(always)]
     pub(crate) fn ensure(&mut self, need: usize, hint: usize) {
         if self.room() < need {
-            self.grow(need.saturating_add(hint));
+            // SAFETY: `vec` is the exclusively borrowed vector and `pos`
+            // lies within its initialised output.
+            let (pos, cap_end) = unsafe { grow(self.vec, self.pos, need.saturating_add(hint)) };
+            self.pos = pos;
+            self.cap_end = cap_end;
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self, additional: usize) {
-        let len = self.len();
-        // SAFETY: base..base+len is initialised output (struct invariant).
-        unsafe { self.vec.set_len(len) };
-        self.vec.reserve(additional);
-        self.base = self.vec.as_mut_ptr();
-        // SAFETY: len <= capacity after reserve.
-        unsafe {
-            self.pos = self.base.add(len);
-            self.cap_end = self.base.add(self.vec.capacity());
-        }
-    }
-
-    /// Bytes of the vector that are initialised output.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.pos as usize - self.base as usize
-    }
-
-    /// Sets the vector's length to the written output and drops the cursor.
+    /// Sets the vector's length to the written output; the cursor must not
+    /// be used afterwards.
     #[inline(always)]
     pub(crate) fn finish(self) {
-        let len = self.len();
-        // SAFETY: base..base+len is initialised output (struct invariant).
-        unsafe { self.vec.set_len(len) };
-    }
-
-    /// Truncates the output to `len` bytes (which must be <= `self.len()`).
-    #[inline]
-    fn truncate_to(&mut self, len: usize) {
-        debug_assert!(len <= self.len());
-        // SAFETY: len <= current length keeps pos within initialised output.
-        self.pos = unsafe { self.base.add(len.min(self.len())) };
-    }
-
-    /// Appends a slice (growing as needed).
-    #[inline]
-    fn extend(&mut self, bytes: &[u8]) {
-        self.ensure(bytes.len(), 64);
-        // SAFETY: ensure() made room for bytes.len() bytes; src and dst are
-        // different allocations (bytes is never the vector's spare capacity).
+        // SAFETY: `vec` is the exclusively borrowed vector (lifetime 'a) and
+        // everything before pos is initialised output.
         unsafe {
-            ptr::copy_nonoverlapping(bytes.as_ptr(), self.pos, bytes.len());
-            self.pos = self.pos.add(bytes.len());
+            let vec = &mut *self.vec;
+            let len = self.pos as usize - vec.as_ptr() as usize;
+            vec.set_len(len);
         }
+    }
+}
+
+/// Grows the vector so `additional` bytes fit after `pos`; returns the new
+/// `(pos, cap_end)`.
+///
+/// # Safety
+/// `vec` must be valid and exclusively ours; everything in its buffer
+/// before `pos` must be initialised.
+#[cold]
+#[inline(never)]
+unsafe fn grow(vec: *mut Vec<u8>, pos: *mut u8, additional: usize) -> (*mut u8, *mut u8) {
+    // SAFETY: per the contract; after reserve, len <= capacity.
+    unsafe {
+        let vec = &mut *vec;
+        let len = pos as usize - vec.as_ptr() as usize;
+        vec.set_len(len);
+        vec.reserve(additional);
+        let base = vec.as_mut_ptr();
+        (base.add(len), base.add(vec.capacity()))
     }
 }
 
@@ -258,6 +254,25 @@ static TRANSLATE: [u64; 256] = {
     }
     t
 };
+
+/// Writes the default escape of each of the `len` bytes at `src` to `dst`
+/// through the branch-free [`TRANSLATE`] table; returns the new end.
+///
+/// # Safety
+/// `src..src + len` readable; `6 * len + 8` bytes writable at `dst`.
+#[inline(never)]
+unsafe fn translate(src: *const u8, len: usize, mut dst: *mut u8) -> *mut u8 {
+    for j in 0..len {
+        // SAFETY: j < len bytes of src; each store ends at most 8 bytes
+        // after dst, which advances by at most 6 per byte.
+        unsafe {
+            let e = TRANSLATE[*src.add(j) as usize];
+            ptr::write_unaligned(dst as *mut [u8; 8], e.to_le_bytes());
+            dst = dst.add((e >> 56) as usize);
+        }
+    }
+    dst
+}
 
 /// Writes the default escape of special byte `b` at `out.pos`.
 ///
@@ -350,25 +365,14 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 continue;
             }
             i = first::<V>(m);
-            if !VALIDATE && m.count_ones() >= V::DENSE_BITS {
+            if !VALIDATE && m & m.wrapping_sub(1) != 0 && m.count_ones() >= V::DENSE_BITS {
                 // Escape-dense block: rather than one block step per escape,
-                // translate the rest of the block byte by byte through a
-                // branch-free table (each byte stores 8 bytes and advances
-                // by its escaped length).
+                // translate the whole block byte by byte (out of line, so
+                // the clean loop keeps its registers). The block store may
+                // be lost if ensure() moves the buffer; it is rewritten.
                 out.ensure(6 * V::W + 8, n - s);
-                let mut pos = out.pos;
-                // SAFETY: the whole block is rewritten from `out.pos` (the
-                // block store may have been lost if ensure() moved the
-                // buffer); s + W <= n; the room holds 6 bytes per input byte
-                // plus 8 for the last 8-byte store.
-                unsafe {
-                    for j in 0..V::W {
-                        let e = TRANSLATE[*sp.add(s + j) as usize];
-                        ptr::write_unaligned(pos as *mut [u8; 8], e.to_le_bytes());
-                        pos = pos.add((e >> 56) as usize);
-                    }
-                }
-                out.pos = pos;
+                // SAFETY: s + W <= n; room for 6 bytes per input byte + 8.
+                out.pos = unsafe { translate(sp.add(s), V::W, out.pos) };
                 s += V::W;
                 clean_from = s;
                 continue;
@@ -512,31 +516,52 @@ pub(crate) struct UnescapeMode {
     pub(crate) wtf8: bool,
     /// A raw `"` ends the string (unquote) instead of being an error.
     pub(crate) stop_at_quote: bool,
+    /// The input is known to be UTF-8 (it came from a `&str`): skip the
+    /// run validation.
+    pub(crate) trusted: bool,
 }
 
 /// Validates the verbatim run `src[run_start..s]` that ends at `out.pos`;
-/// with `replace`, rewrites it lossily.
+/// with `replace`, rewrites it lossily (moving `out.pos`). On error the
+/// output is finished (its length set) before returning.
 #[cold]
 #[inline(never)]
 fn check_run(
-    out: &mut Out<'_>,
+    out: &Out<'_>,
     src: &[u8],
     run_start: usize,
     s: usize,
     replace: bool,
-) -> Result<(), Error> {
+) -> Result<(*mut u8, *mut u8), Error> {
     let run = &src[run_start..s];
+    let mut cursor = Out {
+        vec: out.vec,
+        pos: out.pos,
+        cap_end: out.cap_end,
+        _vec: PhantomData,
+    };
     match std::str::from_utf8(run) {
-        Ok(_) => Ok(()),
-        Err(e) if !replace => Err(Error::new(
-            run_start + e.valid_up_to(),
-            ErrorKind::InvalidUtf8,
-        )),
+        Ok(_) => Ok((cursor.pos, cursor.cap_end)),
+        Err(e) if !replace => {
+            cursor.finish();
+            Err(Error::new(
+                run_start + e.valid_up_to(),
+                ErrorKind::InvalidUtf8,
+            ))
+        }
         Err(_) => {
             let fixed = String::from_utf8_lossy(run);
-            out.truncate_to(out.len() - run.len());
-            out.extend(fixed.as_bytes());
-            Ok(())
+            // SAFETY: the run's verbatim copy ends at pos, so pos - run.len()
+            // is still inside the initialised output.
+            cursor.pos = unsafe { cursor.pos.sub(run.len()) };
+            cursor.ensure(fixed.len(), 64);
+            // SAFETY: ensure() made room; `fixed` is a separate allocation
+            // or a borrow of `src`, never the output buffer.
+            unsafe {
+                ptr::copy_nonoverlapping(fixed.as_ptr(), cursor.pos, fixed.len());
+                cursor.pos = cursor.pos.add(fixed.len());
+            }
+            Ok((cursor.pos, cursor.cap_end))
         }
     }
 }
@@ -725,11 +750,8 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         s += i;
         // SAFETY: i < W verbatim bytes of the block store.
         out.pos = unsafe { out.pos.add(i) };
-        if hi != 0 {
-            if let Err(e) = check_run(&mut out, src, run_start, s, mode.replace) {
-                out.finish();
-                return Err(e);
-            }
+        if hi != 0 && !mode.trusted {
+            (out.pos, out.cap_end) = check_run(&out, src, run_start, s, mode.replace)?;
             // A lossy rewrite may have used up the room: restore it before
             // writing the escape below.
             out.ensure(pad, 64);
@@ -771,11 +793,8 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         run_start = s;
         clean_from = s;
     }
-    if hi != 0 {
-        if let Err(e) = check_run(&mut out, src, run_start, n, mode.replace) {
-            out.finish();
-            return Err(e);
-        }
+    if hi != 0 && !mode.trusted {
+        (out.pos, out.cap_end) = check_run(&out, src, run_start, n, mode.replace)?;
     }
     out.finish();
     if mode.stop_at_quote {
@@ -866,6 +885,13 @@ pub(crate) fn kernels_for(kernel: Kernel) -> Option<&'static Kernels> {
         Kernel::Swar => Some(&swar::SWAR),
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         Kernel::Sse2 => Some(&x86::SSE2),
+        // The AVX kernels are also compiled with POPCNT, which every CPU
+        // with AVX2 has in practice; without it they would not be safe to
+        // run, so such a (hypothetical) CPU gets the SSE2 kernel instead.
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        Kernel::Avx2 | Kernel::Avx512 if !std::is_x86_feature_detected!("popcnt") => {
+            Some(&x86::SSE2)
+        }
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         Kernel::Avx2 => Some(&x86::AVX2),
         #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -899,4 +925,158 @@ fn detect(slot: &std::sync::atomic::AtomicPtr<Kernels>) -> &'static Kernels {
         std::sync::atomic::Ordering::Relaxed,
     );
     table
+}
+
+/// The baseline 16-byte block of this architecture (no detection needed).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+type Base16 = x86::Sse2;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+type Base16 = neon::Neon;
+
+/// Quotes/escapes a clean input of 17..=64 bytes with baseline 16-byte
+/// blocks (SSE2 on x86_64, NEON on aarch64) and no dispatch: blocks at
+/// 0, 16, 32 and the last 16 bytes (overlapping) are loaded and stored into
+/// spare capacity as they are checked; the length is only committed if no
+/// byte needed escaping. Returns `false` (nothing committed) otherwise.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline]
+pub(crate) fn medium_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    const W: usize = 16;
+    let n = b.len();
+    if !(W < n && n <= 4 * W) {
+        return false;
+    }
+    let q = QUOTES as usize;
+    dst.reserve(n + 2 * q);
+    let sp = b.as_ptr();
+    // SAFETY: n + 2q bytes of spare capacity were reserved; every load is
+    // within b (offsets + 16 <= n) and every store within the reserved
+    // n + 2q bytes; the baseline block needs no CPU detection.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        let mut m = 0;
+        let mut off = 0;
+        while off + W < n {
+            let v = Base16::load(sp.add(off));
+            v.store(o.add(q + off));
+            m |= v.special_mask();
+            off += W;
+        }
+        let v = Base16::load(sp.add(n - W));
+        v.store(o.add(q + n - W));
+        m |= v.special_mask();
+        if m != 0 {
+            return false;
+        }
+        if QUOTES {
+            *o = b'"';
+            *o.add(q + n) = b'"';
+        }
+        dst.set_len(dst.len() + n + 2 * q);
+    }
+    true
+}
+
+/// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
+/// baseline 16-byte blocks, stored into spare capacity and committed only
+/// if clean. `false` (nothing committed) otherwise.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    let n = b.len();
+    if n > 32 {
+        return false;
+    }
+    let q = QUOTES as usize;
+    dst.reserve(n + 2 * q);
+    // SAFETY: 16 < n <= 32, so both loads are in bounds; n + 2q bytes of
+    // spare capacity hold both stores and the quotes; baseline
+    // instructions only.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        let a = Base16::load(b.as_ptr());
+        let z = Base16::load(b.as_ptr().add(n - 16));
+        a.store(o.add(q));
+        z.store(o.add(q + n - 16));
+        if a.special_mask() | z.special_mask() != 0 {
+            return false;
+        }
+        if QUOTES {
+            *o = b'"';
+            *o.add(q + n) = b'"';
+        }
+        dst.set_len(dst.len() + n + 2 * q);
+    }
+    true
+}
+
+/// Portable fallback: no pair fast path.
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[inline(always)]
+pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
+    false
+}
+
+/// Portable fallback: no medium fast path.
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[inline]
+pub(crate) fn medium_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
+    false
+}
+
+/// [`scan_core`] for the start of an `unquote` body: most literals end
+/// within 16 bytes, so look there first with the baseline block (or byte by
+/// byte below 16 bytes) and only dispatch when they do not.
+#[inline(always)]
+pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
+    if ptr::eq(k, &scalar::SCALAR) {
+        // Keep the reference free of vector code.
+        // SAFETY: the scalar kernel runs everywhere.
+        return unsafe { (k.scan)(body) };
+    }
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if body.len() >= 16 {
+        // SAFETY: 16 bytes are in bounds; baseline instructions only.
+        let (m, h) = unsafe {
+            let v = Base16::load(body.as_ptr());
+            (v.special_mask(), v.high_mask())
+        };
+        if m != 0 {
+            return (first::<Base16>(m), h != 0);
+        }
+        // SAFETY: `k` comes from best()/kernels_for (CPU supported).
+        let (i, hi) = unsafe { (k.scan)(&body[16..]) };
+        return (i + 16, hi || h != 0);
+    }
+    if body.len() < 16 {
+        // One or two SWAR words (the second assembled from the remaining
+        // bytes in a register), never reading past the end.
+        let p = body.as_ptr();
+        let n = body.len();
+        let (mut at, mut hi) = (0, 0u64);
+        if n >= 8 {
+            // SAFETY: 8 bytes in bounds.
+            let w = unsafe { swar::Swar::load(p) };
+            // SAFETY: SWAR is portable.
+            let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
+            if m != 0 {
+                return (first::<swar::Swar>(m), h != 0);
+            }
+            hi = h;
+            at = 8;
+        }
+        if at < n {
+            // SAFETY: n - at < 8 bytes in bounds; spaces pad the rest.
+            let w = unsafe { swar::Swar::load_partial(p.add(at), n - at) };
+            // SAFETY: SWAR is portable.
+            let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
+            hi |= h;
+            if m != 0 {
+                return (at + first::<swar::Swar>(m), hi != 0);
+            }
+        }
+        return (n, hi != 0);
+    }
+    // SAFETY: `k` comes from best()/kernels_for (CPU supported).
+    unsafe { (k.scan)(body) }
 }
