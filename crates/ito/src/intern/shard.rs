@@ -17,7 +17,9 @@
 //! [`SegVec`](super::segvec::SegVec), so they never move either.
 //!
 //! ## Readers (`find`)
-//! Readers take no lock. A split or rehash moves entries, so the writer wraps
+//! Readers take no lock. One `Acquire` load of `shape` gives a reader both
+//! the table shape and the shard's hash (a `SIP` bit); a hit then costs the
+//! bucket line, the record pointer and the record bytes. A split or rehash moves entries, so the writer wraps
 //! it in a sequence lock (`version` odd while in progress). A reader that
 //! *finds* the key is always right: it compared the full bytes of the
 //! candidate record, and records never change. A reader that does *not* find
@@ -153,6 +155,14 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
             let w =
                 |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
             return (w(a, 0) ^ w(b, 0)) | (w(a, n - 8) ^ w(b, n - 8)) == 0;
+        }
+        if n <= 32 {
+            // Two overlapping 16-byte words per side: no call to `memcmp`
+            // for the long identifiers and words that are common keys.
+            let w = |s: &[u8], i: usize| {
+                u128::from_le_bytes(s[i..i + 16].try_into().unwrap_or([0; 16]))
+            };
+            return (w(a, 0) ^ w(b, 0)) | (w(a, n - 16) ^ w(b, n - 16)) == 0;
         }
         return a == b;
     }
@@ -729,6 +739,25 @@ unsafe impl Send for Writer {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_eq_matches_slice_eq() {
+        // Every length class (byte loop, 4-, 8-, 16-byte words, memcmp),
+        // a difference at every position, and unequal lengths.
+        for n in 0..=40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(bytes_eq(&a, &a.clone()), "n={n}");
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x80;
+                assert!(!bytes_eq(&a, &b), "n={n} i={i}");
+                assert!(!bytes_eq(&b, &a), "n={n} i={i}");
+            }
+            if n > 0 {
+                assert!(!bytes_eq(&a, &a[..n - 1]), "n={n}");
+            }
+        }
+    }
 
     #[test]
     fn address_covers_live_buckets() {
