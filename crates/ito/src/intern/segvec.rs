@@ -71,6 +71,29 @@ impl<T, const F: u32> SegVec<T, F> {
         unsafe { base.add(offset) }
     }
 
+    /// Pointer to element `index`, without the range and null checks of
+    /// [`slot`](Self::slot): the hot read path of probes and `resolve`.
+    ///
+    /// # Safety
+    /// The segment holding `index` must have been allocated by
+    /// [`reserve`](Self::reserve) before a `Release` store the caller
+    /// synchronised with (an `Acquire` load of a shape, length or link that
+    /// names `index`).
+    #[inline]
+    pub(crate) unsafe fn slot_live(&self, index: usize) -> *mut T {
+        let (segment, offset) = self.locate(index);
+        debug_assert!(segment < SEGMENTS);
+        // SAFETY: the caller guarantees the segment exists, so `segment` is
+        // in range; its pointer was stored before the publication the caller
+        // synchronised with (Relaxed suffices: the caller's Acquire already
+        // ordered that store before this load).
+        let base = unsafe { self.segments.get_unchecked(segment) }.load(Ordering::Relaxed);
+        debug_assert!(!base.is_null());
+        // SAFETY: `offset < segment_len(segment)` by construction of
+        // `locate`, and the segment allocation holds that many elements.
+        unsafe { base.add(offset) }
+    }
+
     /// Make sure the segment holding `index` exists; returns the pointer to
     /// the (possibly uninitialised) element and the number of bytes newly
     /// allocated. Only the single writer may call this.

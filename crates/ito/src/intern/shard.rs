@@ -17,7 +17,9 @@
 //! [`SegVec`](super::segvec::SegVec), so they never move either.
 //!
 //! ## Readers (`find`)
-//! Readers take no lock. A split or rehash moves entries, so the writer wraps
+//! Readers take no lock. One `Acquire` load of `shape` gives a reader both
+//! the table shape and the shard's hash (a `SIP` bit); a hit then costs the
+//! bucket line, the record pointer and the record bytes. A split or rehash moves entries, so the writer wraps
 //! it in a sequence lock (`version` odd while in progress). A reader that
 //! *finds* the key is always right: it compared the full bytes of the
 //! candidate record, and records never change. A reader that does *not* find
@@ -37,7 +39,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::arena::{record_bytes, Arena};
@@ -89,11 +91,16 @@ pub(crate) struct ShardStats {
     pub(crate) sip: bool,
 }
 
+/// Aligned to 128 bytes: shards written by different threads never share a
+/// cache line (or an adjacent-line prefetch pair), and the size rounds up
+/// to a power of two (1 KiB on 64-bit targets), so picking a shard is a
+/// shift, not a multiply, on the hit path.
+#[repr(align(128))]
 pub(crate) struct Shard {
     version: AtomicU64,
-    /// `level << 32 | split`.
+    /// `SIP | level << 32 | split` (one load gives a reader the hash to use
+    /// and the table shape).
     shape: AtomicU64,
-    sip: AtomicBool,
     sip_key: RandomState,
     /// Number of published records (locals `0..len` are readable).
     len: AtomicU32,
@@ -113,9 +120,17 @@ pub(crate) fn tag32(hash: u64) -> u32 {
     hash as u32 | 0x8000_0000
 }
 
+/// Shape bit: the shard hashes with SipHash-1-3 instead of the default hash.
+const SIP: u64 = 1 << 63;
+
+#[inline]
+fn level_of(shape: u64) -> u32 {
+    (shape >> 32) as u32 & 0x3f
+}
+
 #[inline]
 fn address(h32: u32, shape: u64) -> usize {
-    let level = (shape >> 32) as u32;
+    let level = level_of(shape);
     let split = shape as u32 as usize;
     let n0 = 1usize << level;
     let a = h32 as usize & (n0 - 1);
@@ -141,6 +156,14 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
                 |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
             return (w(a, 0) ^ w(b, 0)) | (w(a, n - 8) ^ w(b, n - 8)) == 0;
         }
+        if n <= 32 {
+            // Two overlapping 16-byte words per side: no call to `memcmp`
+            // for the long identifiers and words that are common keys.
+            let w = |s: &[u8], i: usize| {
+                u128::from_le_bytes(s[i..i + 16].try_into().unwrap_or([0; 16]))
+            };
+            return (w(a, 0) ^ w(b, 0)) | (w(a, n - 16) ^ w(b, n - 16)) == 0;
+        }
         return a == b;
     }
     if n >= 4 {
@@ -152,7 +175,7 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 
 #[inline]
 fn live_buckets(shape: u64) -> usize {
-    (1usize << (shape >> 32)) + shape as u32 as usize
+    (1usize << level_of(shape)) + shape as u32 as usize
 }
 
 impl Shard {
@@ -163,7 +186,6 @@ impl Shard {
         let shard = Shard {
             version: AtomicU64::new(0),
             shape: AtomicU64::new(u64::from(level) << 32),
-            sip: AtomicBool::new(false),
             sip_key: RandomState::new(),
             len: AtomicU32::new(0),
             bytes: AtomicUsize::new(0),
@@ -228,7 +250,7 @@ impl Shard {
     #[inline]
     unsafe fn bucket(&self, index: usize) -> &Bucket {
         // SAFETY: per the contract the bucket is allocated and initialised.
-        unsafe { &*self.buckets.slot(index) }
+        unsafe { &*self.buckets.slot_live(index) }
     }
 
     /// The overflow bucket with index `index`.
@@ -239,7 +261,7 @@ impl Shard {
     #[inline]
     unsafe fn overflow_bucket(&self, index: u32) -> &Bucket {
         // SAFETY: per the contract the bucket is allocated and initialised.
-        unsafe { &*self.overflow.slot(index as usize) }
+        unsafe { &*self.overflow.slot_live(index as usize) }
     }
 
     /// The bytes of record `local`.
@@ -252,7 +274,7 @@ impl Shard {
         // SAFETY: the cell was written before the publication the caller
         // synchronised with, and points to a complete arena record that
         // lives as long as `self`.
-        unsafe { record_bytes(*self.records.slot(local as usize)) }
+        unsafe { record_bytes(*self.records.slot_live(local as usize)) }
     }
 
     /// The string of record `local`, if published.
@@ -269,12 +291,12 @@ impl Shard {
 
     #[inline]
     fn probe(&self, hash: u64, key: &[u8], version: u64) -> Probe {
-        let h32 = if self.sip.load(Ordering::Acquire) {
+        let shape = self.shape.load(Ordering::Acquire);
+        let h32 = if shape & SIP != 0 {
             self.sip_hash(key)
         } else {
             tag32(hash)
         };
-        let shape = self.shape.load(Ordering::Acquire);
         // SAFETY: `address` is below the live bucket count of `shape`.
         let mut bucket = unsafe { self.bucket(address(h32, shape)) };
         let mut hops = 0u32;
@@ -290,11 +312,19 @@ impl Shard {
                 matches |= u32::from((x >> 32) as u32 == h32) << k;
             }
             while matches != 0 {
-                let local1 = xs[matches.trailing_zeros() as usize] as u32;
-                // SAFETY: every slot value was stored with Release after
-                // its record was published; our Acquire load of it
+                // Reload the matching slot rather than index `xs` (which
+                // would make the compiler spill all seven words to the
+                // stack). A concurrent move may have changed it since: any
+                // non-zero slot still names a published record, and the
+                // byte compare below decides, so a changed slot can only
+                // cost a miss (which the caller validates), never a wrong
+                // hit.
+                let x = bucket.slots[matches.trailing_zeros() as usize].load(Ordering::Acquire);
+                let local1 = x as u32;
+                // SAFETY: every non-zero slot value was stored with Release
+                // after its record was published; our Acquire load of it
                 // synchronises with that store.
-                if bytes_eq(unsafe { self.record(local1 - 1) }, key) {
+                if local1 != 0 && bytes_eq(unsafe { self.record(local1 - 1) }, key) {
                     return Probe::Found(local1);
                 }
                 matches &= matches - 1;
@@ -494,7 +524,7 @@ impl Shard {
     /// Split bucket `split`, advancing the shape by one bucket.
     fn split_one(&self, w: &mut Writer) {
         let shape = self.shape.load(Ordering::Relaxed);
-        let level = (shape >> 32) as u32;
+        let level = level_of(shape);
         if level >= MAX_LEVEL {
             return;
         }
@@ -510,7 +540,7 @@ impl Shard {
         self.begin_move();
         self.drain_chain(w, split);
         let next_shape = if split + 1 == n0 {
-            u64::from(level + 1) << 32
+            (shape & SIP) | u64::from(level + 1) << 32
         } else {
             shape + 1
         };
@@ -556,7 +586,8 @@ impl Shard {
         let shape = self.shape.load(Ordering::Relaxed);
         w.scratch.clear();
         self.begin_move();
-        self.sip.store(true, Ordering::Relaxed);
+        // Readers that load the new shape validate against `version`.
+        self.shape.store(shape | SIP, Ordering::Relaxed);
         for index in 0..live_buckets(shape) {
             self.drain_chain(w, index);
         }
@@ -591,11 +622,8 @@ impl Shard {
     ) -> Result<u32, usize> {
         let mut guard = self.lock();
         let w = &mut *guard;
-        let mut h32 = if self.sip.load(Ordering::Relaxed) {
-            self.sip_hash(key)
-        } else {
-            tag32(hash)
-        };
+        let sip = self.shape.load(Ordering::Relaxed) & SIP != 0;
+        let mut h32 = if sip { self.sip_hash(key) } else { tag32(hash) };
         let index = address(h32, self.shape.load(Ordering::Relaxed));
         let (found, entries, tail) = self.walk(w, index, h32, key);
         if let Some(local1) = found {
@@ -611,7 +639,7 @@ impl Shard {
                 return Err(needed);
             }
         }
-        let switch = entries >= MAX_CHAIN && !self.sip.load(Ordering::Relaxed);
+        let switch = entries >= MAX_CHAIN && !sip;
         if switch {
             self.switch_to_sip(w);
             h32 = self.sip_hash(key);
@@ -667,7 +695,7 @@ impl Shard {
             overflow_buckets: w.overflow_len as usize - w.free_overflow.len(),
             probes: w.probes,
             splits: w.splits,
-            sip: self.sip.load(Ordering::Relaxed),
+            sip: shape & SIP != 0,
         }
     }
 
@@ -694,7 +722,7 @@ impl Shard {
                 bucket = unsafe { self.overflow_bucket(next - 1) };
             }
         }
-        self.sip.load(Ordering::Relaxed)
+        shape & SIP != 0
     }
 }
 
@@ -711,6 +739,25 @@ unsafe impl Send for Writer {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_eq_matches_slice_eq() {
+        // Every length class (byte loop, 4-, 8-, 16-byte words, memcmp),
+        // a difference at every position, and unequal lengths.
+        for n in 0..=40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(bytes_eq(&a, &a.clone()), "n={n}");
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x80;
+                assert!(!bytes_eq(&a, &b), "n={n} i={i}");
+                assert!(!bytes_eq(&b, &a), "n={n} i={i}");
+            }
+            if n > 0 {
+                assert!(!bytes_eq(&a, &a[..n - 1]), "n={n}");
+            }
+        }
+    }
 
     #[test]
     fn address_covers_live_buckets() {
