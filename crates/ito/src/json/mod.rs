@@ -473,8 +473,8 @@ fn unquote_impl<'a>(
     match body.get(i) {
         None => {
             if hi && !trusted {
-                if let Err(e) = std::str::from_utf8(body) {
-                    return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
+                if let Err(at) = crate::simd::utf8::validate(body) {
+                    return Err(Error::new(at + 1, ErrorKind::InvalidUtf8));
                 }
             }
             Err(Error::new(src.len(), ErrorKind::Unterminated))
@@ -482,8 +482,8 @@ fn unquote_impl<'a>(
         Some(b'"') => {
             let text = &body[..i];
             let value = if hi && !trusted {
-                std::str::from_utf8(text)
-                    .map_err(|e| Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8))?
+                crate::simd::utf8::validate(text)
+                    .map_err(|at| Error::new(at + 1, ErrorKind::InvalidUtf8))?
             } else {
                 // SAFETY: either `hi` is false, so every byte of `text` is
                 // ASCII, or the input is a `&str` and `text` lies between
@@ -510,8 +510,8 @@ fn unquote_impl<'a>(
         }
         Some(&b) => {
             if hi && !trusted {
-                if let Err(e) = std::str::from_utf8(&body[..i]) {
-                    return Err(Error::new(e.valid_up_to() + 1, ErrorKind::InvalidUtf8));
+                if let Err(at) = crate::simd::utf8::validate(&body[..i]) {
+                    return Err(Error::new(at + 1, ErrorKind::InvalidUtf8));
                 }
             }
             Err(Error::new(i + 1, ErrorKind::ControlCharacter(b)))

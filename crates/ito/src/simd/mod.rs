@@ -28,6 +28,7 @@ use std::fmt;
 pub(crate) mod facts;
 pub(crate) mod hex;
 pub(crate) mod json;
+pub(crate) mod utf8;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///

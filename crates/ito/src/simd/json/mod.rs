@@ -540,14 +540,11 @@ fn check_run(
         cap_end: out.cap_end,
         _vec: PhantomData,
     };
-    match std::str::from_utf8(run) {
+    match super::utf8::validate(run) {
         Ok(_) => Ok((cursor.pos, cursor.cap_end)),
-        Err(e) if !replace => {
+        Err(valid_up_to) if !replace => {
             cursor.finish();
-            Err(Error::new(
-                run_start + e.valid_up_to(),
-                ErrorKind::InvalidUtf8,
-            ))
+            Err(Error::new(run_start + valid_up_to, ErrorKind::InvalidUtf8))
         }
         Err(_) => {
             let fixed = String::from_utf8_lossy(run);
