@@ -856,7 +856,7 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
 #[inline]
 pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if src.len() < 64 {
+    if src.len() <= 64 {
         // SAFETY: SSE2 is part of the x86_64 baseline; rest per the caller.
         return unsafe { x86::decode_sse2(src, dst, lower_only) };
     }
