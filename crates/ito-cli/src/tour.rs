@@ -116,26 +116,17 @@ fn measure(budget: Duration, amount: usize, unit: Unit, mut work: impl FnMut()) 
     }
 }
 
-/// Every string (keys and values) of a JSON document.
+/// Every string (keys and values) of a JSON document, decoded by
+/// `ito::json::literals` (which the library tests against serde_json).
 fn strings_of(document: &str) -> Vec<String> {
-    fn walk(value: &serde_json::Value, out: &mut Vec<String>) {
-        match value {
-            serde_json::Value::String(s) => out.push(s.clone()),
-            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    out.push(k.clone());
-                    walk(v, out);
-                }
-            }
-            _ => {}
-        }
-    }
-    let value: serde_json::Value =
-        serde_json::from_str(document).expect("embedded corpus is valid JSON");
-    let mut out = Vec::new();
-    walk(&value, &mut out);
-    out
+    ito::json::literals(document.as_bytes())
+        .map(|literal| {
+            literal
+                .expect("embedded corpus is valid JSON")
+                .1
+                .into_owned()
+        })
+        .collect()
 }
 
 struct Corpus {
