@@ -261,7 +261,7 @@ fn interpolation_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Fa
         name
     );
     compare!(
-        "format: log line, 5 pieces",
+        "format: log line with a float",
         "user {user} id={id} took {ms:.1} ms"
     );
     compare!("format: name:id, fits inline", "{}:{}", user, id);
