@@ -9,25 +9,12 @@ pub const TWITTER: &str = include_str!("../../data/corpus/twitter.json");
 pub const CITM: &str = include_str!("../../data/corpus/citm_catalog.json");
 
 /// Every string (object keys and string values) of a JSON document, in
-/// document order.
+/// document order, decoded by `ito::json::literals` (whose agreement with
+/// serde_json on these corpora is a library test).
 pub fn strings_of(document: &str) -> Vec<String> {
-    fn walk(value: &serde_json::Value, out: &mut Vec<String>) {
-        match value {
-            serde_json::Value::String(s) => out.push(s.clone()),
-            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    out.push(k.clone());
-                    walk(v, out);
-                }
-            }
-            _ => {}
-        }
-    }
-    let value: serde_json::Value = serde_json::from_str(document).expect("corpus is valid JSON");
-    let mut out = Vec::new();
-    walk(&value, &mut out);
-    out
+    ito::json::literals(document.as_bytes())
+        .map(|literal| literal.expect("corpus is valid JSON").1.into_owned())
+        .collect()
 }
 
 /// All strings of twitter.json followed by all strings of citm_catalog.json.
