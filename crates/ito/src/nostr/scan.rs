@@ -40,16 +40,23 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
         b.copy_from_slice(&src[i..i + 8]);
         u64::from_le_bytes(b)
     }
+    /// The first special byte of `src[i..i + 16]`, if any.
+    #[inline(always)]
+    fn probe16(src: &[u8], i: usize) -> Option<usize> {
+        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
+        if a != 0 {
+            Some(i + a.trailing_zeros() as usize / 8)
+        } else if b != 0 {
+            Some(i + 8 + b.trailing_zeros() as usize / 8)
+        } else {
+            None
+        }
+    }
     let mut i = from;
     if i + 16 <= src.len() {
         // Most runs between escapes are short: look at 16 bytes inline.
-        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
-        if a | b != 0 {
-            return if a != 0 {
-                i + a.trailing_zeros() as usize / 8
-            } else {
-                i + 8 + b.trailing_zeros() as usize / 8
-            };
+        if let Some(at) = probe16(src, i) {
+            return at;
         }
         i += 16;
         if src.len() - i >= 32 {
@@ -60,13 +67,8 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
         }
     }
     while i + 16 <= src.len() {
-        let (a, b) = (special(load(src, i)), special(load(src, i + 8)));
-        if a | b != 0 {
-            return if a != 0 {
-                i + a.trailing_zeros() as usize / 8
-            } else {
-                i + 8 + b.trailing_zeros() as usize / 8
-            };
+        if let Some(at) = probe16(src, i) {
+            return at;
         }
         i += 16;
     }
