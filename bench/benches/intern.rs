@@ -998,8 +998,15 @@ fn ops_driver(ids: &[String], words: &[String]) {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(1);
-    let data = if what.ends_with("-words") { words } else { ids };
-    let uniq = distinct(data);
+    let mut data = if what.ends_with("-words") { words } else { ids }.to_vec();
+    let uniq = distinct(&data);
+    if std::env::var_os("ITO_SHUFFLE").is_some() {
+        let mut rng = Rng(0x5eed);
+        for i in (1..data.len()).rev() {
+            data.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        }
+    }
+    let data = &data;
     let hit = what.contains("-hit");
     macro_rules! run {
         ($new:expr, $intern:expr) => {{
@@ -1025,6 +1032,10 @@ fn ops_driver(ids: &[String], words: &[String]) {
     }
     match what.split('-').next().unwrap_or("") {
         "ito" => run!(ito::Interner::new(), |t: &mut ito::Interner, s| t.intern(s)),
+        "ito1" => run!(
+            ito::Interner::builder().shards(1).build(),
+            |t: &mut ito::Interner, s| t.intern(s)
+        ),
         "lasso" => run!(lasso::Rodeo::default(), |t: &mut lasso::Rodeo, s| t
             .get_or_intern(s)),
         "si" => run!(SI::new(), |t: &mut SI, s| t.get_or_intern(s)),

@@ -42,7 +42,7 @@ use std::hash::BuildHasher;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::arena::{record_bytes, Arena};
+use super::arena::{record_bytes, record_local1, record_ptr, Arena, Chunks, RecordRef};
 use super::segvec::SegVec;
 
 /// Slots per bucket (the eighth word holds the overflow link).
@@ -108,7 +108,10 @@ pub(crate) struct Shard {
     bytes: AtomicUsize,
     buckets: SegVec<Bucket, 0>,
     overflow: SegVec<Bucket, 2>,
-    records: SegVec<*const u8, 4>,
+    /// Record reference of each local (for `resolve`).
+    records: SegVec<RecordRef, 4>,
+    /// Base pointers of the arena's chunks (readers resolve references).
+    chunks: Chunks,
     writer: Mutex<Writer>,
 }
 
@@ -192,6 +195,7 @@ impl Shard {
             buckets: SegVec::new(),
             overflow: SegVec::new(),
             records: SegVec::new(),
+            chunks: Chunks::new(),
             writer: Mutex::new(Writer {
                 arena: Arena::new(),
                 overflow_len: 0,
@@ -264,17 +268,29 @@ impl Shard {
         unsafe { &*self.overflow.slot_live(index as usize) }
     }
 
+    /// Pointer to the record named by `r`.
+    ///
+    /// # Safety
+    /// The caller must have synchronised (by an `Acquire` load of a slot or
+    /// cell holding `r`, or of `len`) with the writer that published it.
+    #[inline]
+    unsafe fn record_at(&self, r: RecordRef) -> *const u8 {
+        // SAFETY: per the contract, `r` was pushed to this shard's arena
+        // and published after its chunk entered the table.
+        unsafe { record_ptr(&self.chunks, r) }
+    }
+
     /// The bytes of record `local`.
     ///
     /// # Safety
     /// The caller must have synchronised (by an `Acquire` load of `len` or
-    /// of a slot naming `local + 1`) with the writer that published it.
+    /// of a slot naming the record) with the writer that published it.
     #[inline]
     unsafe fn record(&self, local: u32) -> &[u8] {
         // SAFETY: the cell was written before the publication the caller
-        // synchronised with, and points to a complete arena record that
-        // lives as long as `self`.
-        unsafe { record_bytes(*self.records.slot_live(local as usize)) }
+        // synchronised with, and names a complete arena record that lives
+        // as long as `self`.
+        unsafe { record_bytes(self.record_at(*self.records.slot_live(local as usize))) }
     }
 
     /// The string of record `local`, if published.
@@ -290,7 +306,7 @@ impl Shard {
     }
 
     #[inline]
-    fn probe(&self, hash: u64, key: &[u8], version: u64) -> Probe {
+    fn probe(&self, hash: u64, key: &[u8], version: Option<u64>) -> Probe {
         let shape = self.shape.load(Ordering::Acquire);
         let h32 = if shape & SIP != 0 {
             self.sip_hash(key)
@@ -320,12 +336,16 @@ impl Shard {
                 // cost a miss (which the caller validates), never a wrong
                 // hit.
                 let x = bucket.slots[matches.trailing_zeros() as usize].load(Ordering::Acquire);
-                let local1 = x as u32;
-                // SAFETY: every non-zero slot value was stored with Release
-                // after its record was published; our Acquire load of it
-                // synchronises with that store.
-                if local1 != 0 && bytes_eq(unsafe { self.record(local1 - 1) }, key) {
-                    return Probe::Found(local1);
+                if x != 0 {
+                    // SAFETY: every non-zero slot value was stored with
+                    // Release after its record was written; our Acquire
+                    // load of it synchronises with that store.
+                    let record = unsafe { self.record_at(x as u32) };
+                    // SAFETY: as above, a complete record.
+                    if bytes_eq(unsafe { record_bytes(record) }, key) {
+                        // SAFETY: as above.
+                        return Probe::Found(unsafe { record_local1(record) });
+                    }
                 }
                 matches &= matches - 1;
             }
@@ -338,13 +358,33 @@ impl Shard {
                 return Probe::Absent;
             }
             hops += 1;
-            if hops.is_multiple_of(8) && self.version.load(Ordering::Acquire) != version {
-                return Probe::Retry;
+            if hops.is_multiple_of(8) {
+                // A move can relink chains under a reader; re-check now and
+                // then so a probe never chases links forever. Without a
+                // version (optimistic probes), give up: the caller follows
+                // up with a validated lookup.
+                match version {
+                    Some(v) if self.version.load(Ordering::Acquire) == v => {}
+                    _ => return Probe::Retry,
+                }
             }
             // SAFETY: `next - 1` was published in a link we loaded with
             // Acquire; overflow buckets are initialised before being linked
             // and never freed while the shard lives.
             bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// One optimistic lock-free probe: `Some(local + 1)` if it found `key`
+    /// (always right: it compared the bytes). `None` proves nothing (a
+    /// concurrent move may have hidden the key): callers follow up with
+    /// [`find`](Self::find) or the locked insert. The hot path of hits: no
+    /// sequence-lock load, no retry loop.
+    #[inline]
+    pub(crate) fn find_hit(&self, hash: u64, key: &[u8]) -> Option<u32> {
+        match self.probe(hash, key, None) {
+            Probe::Found(local1) => Some(local1),
+            Probe::Absent | Probe::Retry => None,
         }
     }
 
@@ -355,7 +395,7 @@ impl Shard {
         let mut spins = 0u32;
         loop {
             let version = self.version.load(Ordering::Acquire);
-            match self.probe(hash, key, version) {
+            match self.probe(hash, key, Some(version)) {
                 Probe::Found(local1) => return Some(local1),
                 Probe::Absent => {
                     fence(Ordering::Acquire);
@@ -412,10 +452,19 @@ impl Shard {
                     return (None, entries, (bucket, Some(k)));
                 }
                 entries += 1;
-                // SAFETY: writer context, the record is published.
-                if (x >> 32) as u32 == h32 && bytes_eq(unsafe { self.record(x as u32 - 1) }, key) {
-                    w.probes += entries as u64;
-                    return (Some(x as u32), entries, (bucket, None));
+                if (x >> 32) as u32 == h32 {
+                    // SAFETY: writer context, the record is complete.
+                    let record = unsafe { self.record_at(x as u32) };
+                    // SAFETY: as above.
+                    if bytes_eq(unsafe { record_bytes(record) }, key) {
+                        w.probes += entries as u64;
+                        // SAFETY: as above.
+                        return (
+                            Some(unsafe { record_local1(record) }),
+                            entries,
+                            (bucket, None),
+                        );
+                    }
                 }
             }
             let next = bucket.next.load(Ordering::Relaxed);
@@ -593,13 +642,13 @@ impl Shard {
         }
         let mut all = std::mem::take(&mut w.scratch);
         for &x in &all {
-            let local1 = x as u32;
-            // SAFETY: writer context, published record.
-            let h32 = self.sip_hash(unsafe { self.record(local1 - 1) });
+            let r = x as u32;
+            // SAFETY: writer context, complete record.
+            let h32 = self.sip_hash(unsafe { record_bytes(self.record_at(r)) });
             self.append(
                 w,
                 address(h32, shape),
-                (u64::from(h32) << 32) | u64::from(local1),
+                (u64::from(h32) << 32) | u64::from(r),
             );
         }
         all.clear();
@@ -633,6 +682,9 @@ impl Shard {
         if local + 1 > max_local1 {
             return Err(0);
         }
+        if !w.arena.has_room(key.len()) {
+            return Err(0);
+        }
         if let Some(fits) = budget {
             let needed = w.arena.cost(key.len()) + 16;
             if !fits(needed) {
@@ -644,14 +696,14 @@ impl Shard {
             self.switch_to_sip(w);
             h32 = self.sip_hash(key);
         }
-        let record = w.arena.push(key);
+        let record = w.arena.push(key, local + 1, &self.chunks);
         let (cell, added) = self.records.reserve(local as usize);
         w.segment_bytes += added;
         // SAFETY: `cell` is in an allocated segment and not yet published
         // (`local >= len`), so no reader looks at it.
         unsafe { cell.write(record) };
         self.len.store(local + 1, Ordering::Release);
-        let x = (u64::from(h32) << 32) | u64::from(local + 1);
+        let x = (u64::from(h32) << 32) | u64::from(record);
         if switch {
             self.append(w, address(h32, self.shape.load(Ordering::Relaxed)), x);
         } else {
@@ -711,7 +763,9 @@ impl Shard {
                 for s in &bucket.slots {
                     let x = s.load(Ordering::Relaxed);
                     if x != 0 {
-                        out.push(((x >> 32) as u32, x as u32));
+                        // SAFETY: writer context, complete record.
+                        let local1 = unsafe { record_local1(self.record_at(x as u32)) };
+                        out.push(((x >> 32) as u32, local1));
                     }
                 }
                 let next = bucket.next.load(Ordering::Relaxed);
