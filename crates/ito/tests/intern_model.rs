@@ -274,3 +274,25 @@ fn memory_usage_grows_and_freeze_is_smaller() {
     assert!(frozen.memory_usage() < m1);
     assert_eq!(frozen.len(), 20_000);
 }
+
+/// Regression: a 1–8 KiB string interned into a shard whose arena had no
+/// chunk yet (or only small ones) was copied into a chunk too small for it.
+#[test]
+fn mid_sized_strings_into_fresh_shards() {
+    for shards in [1, 16] {
+        let interner = Builder::new().shards(shards).build();
+        let keys: Vec<String> = (0..80)
+            .map(|i| {
+                let len = 1000 + i * 97;
+                (0..len)
+                    .map(|j| (b'a' + ((i + j) % 26) as u8) as char)
+                    .collect()
+            })
+            .collect();
+        let syms: Vec<Sym> = keys.iter().map(|k| interner.intern(k)).collect();
+        for (k, s) in keys.iter().zip(&syms) {
+            assert_eq!(interner.resolve(*s), k);
+            assert_eq!(interner.get(k), Some(*s));
+        }
+    }
+}

@@ -1,12 +1,15 @@
 //! Chunked byte arena holding the interned strings.
 //!
-//! Each record is `local + 1` (4 bytes, little-endian) `++ LEB128(len) ++
-//! bytes`: the table's slot leads a probe straight to the record, which
-//! holds the symbol to return on a hit, the length and the bytes, so a hit
+//! Each record is `hash32 ++ local + 1` (4 bytes each, little-endian)
+//! `++ LEB128(len) ++ bytes`. The table's slot points straight at the
+//! record, which holds the stored hash (for growth, which never reads the
+//! bytes), the symbol to return on a hit, the length and the bytes, so a hit
 //! reads one record line after the bucket line (1 length byte for strings
-//! under 128 bytes). Records are bump-allocated in chunks that start at
-//! 1 KiB and double up to 32 KiB; a record larger than 8 KiB gets a chunk of
-//! its own (so a 1 MiB string never wastes most of a chunk).
+//! under 128 bytes). Records are bump-allocated in chunks of 1 KiB, each new
+//! chunk an eighth of the chunk bytes so far, up to 32 KiB (so the unused
+//! tail of the current chunk stays small beside the strings in every shard);
+//! a record larger than 8 KiB gets a chunk of its own (so a 1 MiB string
+//! never wastes most of a chunk).
 //!
 //! A record is named by a 32-bit [`RecordRef`]: `chunk << 15 | offset`
 //! (chunks are at most 32 KiB, so an offset fits 15 bits; 2^17 chunks per
@@ -30,8 +33,8 @@ const OFFSET_BITS: u32 = 15;
 const _: () = assert!(MAX_CHUNK <= 1 << OFFSET_BITS);
 /// Chunks a shard may allocate (the rest of the 32 bits of a reference).
 pub(crate) const MAX_CHUNKS: usize = 1 << (32 - OFFSET_BITS);
-/// Bytes of the `local + 1` header in front of the length prefix.
-const HEADER: usize = 4;
+/// Bytes of the `hash32, local + 1` header in front of the length prefix.
+const HEADER: usize = 8;
 
 /// A record's address in its shard's arena: `chunk << 15 | offset`.
 pub(crate) type RecordRef = u32;
@@ -44,7 +47,8 @@ pub(crate) struct Arena {
     left: usize,
     /// Chunk number of the current bump chunk.
     current: u32,
-    next_chunk: usize,
+    /// Bytes of bump chunks allocated so far (sizes the next one).
+    chunk_bytes: usize,
     allocations: Vec<(NonNull<u8>, Layout)>,
     allocated: usize,
 }
@@ -82,8 +86,37 @@ pub(crate) unsafe fn record_ptr(chunks: &Chunks, r: RecordRef) -> *const u8 {
 /// As for [`record_bytes`].
 #[inline]
 pub(crate) unsafe fn record_local1(record: *const u8) -> u32 {
-    // SAFETY: a complete record starts with its 4 header bytes.
+    // SAFETY: a complete record starts with its 8 header bytes.
+    u32::from_le(unsafe { record.add(4).cast::<u32>().read_unaligned() })
+}
+
+/// The 32-bit table hash stored in the header of the record at `record`.
+///
+/// # Safety
+/// As for [`record_bytes`]; and only the shard's writer (holding its lock)
+/// may call this, since [`set_record_hash32`] rewrites it.
+#[inline]
+pub(crate) unsafe fn record_hash32(record: *const u8) -> u32 {
+    // SAFETY: a complete record starts with its 8 header bytes.
     u32::from_le(unsafe { record.cast::<u32>().read_unaligned() })
+}
+
+/// Rewrite the stored table hash of a record (when its shard switches
+/// hash). Readers never read this field, only the writer does.
+///
+/// # Safety
+/// `record` must be a complete record of an arena the caller owns through
+/// its shard's writer lock.
+#[inline]
+pub(crate) unsafe fn set_record_hash32(record: *const u8, hash32: u32) {
+    // SAFETY: per the contract, the 4 bytes are in bounds and written
+    // only by the lock holder; concurrent readers touch other bytes.
+    unsafe {
+        record
+            .cast_mut()
+            .cast::<u32>()
+            .write_unaligned(hash32.to_le())
+    }
 }
 
 /// The string bytes of the record at `record`.
@@ -124,7 +157,7 @@ impl Arena {
             cursor: std::ptr::null_mut(),
             left: 0,
             current: 0,
-            next_chunk: FIRST_CHUNK,
+            chunk_bytes: 0,
             allocations: Vec::new(),
             allocated: 0,
         }
@@ -144,8 +177,15 @@ impl Arena {
         } else if need <= self.left {
             0
         } else {
-            self.next_chunk.max(need)
+            self.next_chunk().max(need)
         }
+    }
+
+    /// Size of the next bump chunk: an eighth of the chunk bytes so far,
+    /// within 1–32 KiB, so the unused tail of the current chunk stays near
+    /// 1/16 of the string bytes on average (1 KiB chunks up to 8 KiB).
+    fn next_chunk(&self) -> usize {
+        (self.chunk_bytes / 8).clamp(FIRST_CHUNK, MAX_CHUNK)
     }
 
     /// `false` if pushing a record of `len` bytes would need a chunk number
@@ -175,9 +215,16 @@ impl Arena {
         (number as u32, p.as_ptr(), added)
     }
 
-    /// Copy `bytes` into the arena as the record of symbol `local1` and
-    /// return its reference. Call [`has_room`](Self::has_room) first.
-    pub(crate) fn push(&mut self, bytes: &[u8], local1: u32, chunks: &Chunks) -> RecordRef {
+    /// Copy `bytes` into the arena as the record of symbol `local1` with
+    /// table hash `hash32`; return its reference and address. Call
+    /// [`has_room`](Self::has_room) first.
+    pub(crate) fn push(
+        &mut self,
+        bytes: &[u8],
+        hash32: u32,
+        local1: u32,
+        chunks: &Chunks,
+    ) -> (RecordRef, *const u8) {
         let len = bytes.len();
         let need = HEADER + prefix_len(len) + len;
         let (chunk, dst) = if need > LARGE {
@@ -185,8 +232,9 @@ impl Arena {
             (number, p)
         } else {
             if need > self.left {
-                let size = self.next_chunk;
-                self.next_chunk = (size * 2).min(MAX_CHUNK);
+                // A record of up to LARGE bytes may not fit a small chunk.
+                let size = self.next_chunk().max(need);
+                self.chunk_bytes += size;
                 let (number, p, _) = self.alloc(size, chunks);
                 self.current = number;
                 self.cursor = p;
@@ -202,7 +250,8 @@ impl Arena {
         // and the string; `bytes` cannot overlap freshly allocated memory.
         // The offset of `dst` in its chunk is below MAX_CHUNK.
         let offset = unsafe {
-            dst.cast::<u32>().write_unaligned(local1.to_le());
+            dst.cast::<u32>().write_unaligned(hash32.to_le());
+            dst.add(4).cast::<u32>().write_unaligned(local1.to_le());
             let mut p = dst.add(HEADER);
             let mut v = len;
             while v >= 0x80 {
@@ -216,7 +265,7 @@ impl Arena {
             dst.offset_from(*chunks.slot_live(chunk as usize)) as u32
         };
         debug_assert!(offset < MAX_CHUNK as u32);
-        (chunk << OFFSET_BITS) | offset
+        ((chunk << OFFSET_BITS) | offset, dst.cast_const())
     }
 }
 
@@ -244,16 +293,42 @@ mod tests {
                 let s: Vec<u8> = (0..len).map(|j| (i * 31 + j) as u8).collect();
                 let local1 = round * 100 + i as u32 + 1;
                 assert!(arena.has_room(len));
-                recs.push((arena.push(&s, local1, &chunks), local1, s));
+                let (r, p) = arena.push(&s, local1 ^ 0xdead, local1, &chunks);
+                recs.push((r, p, local1, s));
             }
         }
-        for (r, local1, s) in &recs {
+        for (r, q, local1, s) in &recs {
             // SAFETY: records written above by this arena, same thread.
             unsafe {
                 let p = record_ptr(&chunks, *r);
+                assert_eq!(p, *q);
                 assert_eq!(record_bytes(p), &s[..]);
                 assert_eq!(record_local1(p), *local1);
+                assert_eq!(record_hash32(p), *local1 ^ 0xdead);
+                set_record_hash32(p, 7);
+                assert_eq!(record_hash32(p), 7);
+                assert_eq!(record_local1(p), *local1);
+                assert_eq!(record_bytes(p), &s[..]);
             }
+        }
+    }
+
+    #[test]
+    fn mid_sized_records_get_a_chunk_big_enough() {
+        // Regression: a record of 1–8 KiB into a fresh arena used to get a
+        // chunk of `next_chunk` bytes (1 KiB) whatever its size.
+        for len in [1000usize, 1017, 1024, 2000, 4096, 8000, 8180] {
+            let chunks = Chunks::new();
+            let mut arena = Arena::new();
+            let s: Vec<u8> = (0..len).map(|j| j as u8).collect();
+            let (r, _) = arena.push(&s, 1, 1, &chunks);
+            let (r2, _) = arena.push(b"tail", 2, 2, &chunks);
+            // SAFETY: records written above by this arena, same thread.
+            unsafe {
+                assert_eq!(record_bytes(record_ptr(&chunks, r)), &s[..]);
+                assert_eq!(record_bytes(record_ptr(&chunks, r2)), b"tail");
+            }
+            assert!(arena.allocated_bytes() >= len);
         }
     }
 

@@ -187,7 +187,9 @@ pub enum InternError {
         /// Bytes the new string would have needed.
         needed: usize,
     },
-    /// The shard's symbol space (2^32 / shards) is exhausted.
+    /// The shard's symbol space (2^32 / shards) or its arena's 2^17 chunk
+    /// numbers are exhausted (or, on a target whose heap addresses do not
+    /// fit 48 bits, a record could not be addressed from the table).
     TooManyStrings,
 }
 
