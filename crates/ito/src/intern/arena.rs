@@ -45,8 +45,9 @@ pub(crate) type Chunks = SegVec<*const u8, 3>;
 pub(crate) struct Arena {
     cursor: *mut u8,
     left: usize,
-    /// Chunk number of the current bump chunk.
+    /// Chunk number and base address of the current bump chunk.
     current: u32,
+    base: *mut u8,
     /// Bytes of bump chunks allocated so far (sizes the next one).
     chunk_bytes: usize,
     allocations: Vec<(NonNull<u8>, Layout)>,
@@ -157,6 +158,7 @@ impl Arena {
             cursor: std::ptr::null_mut(),
             left: 0,
             current: 0,
+            base: std::ptr::null_mut(),
             chunk_bytes: 0,
             allocations: Vec::new(),
             allocated: 0,
@@ -197,6 +199,8 @@ impl Arena {
 
     /// Allocate a chunk of `size` bytes, register it in `chunks` and return
     /// its number, pointer and the bytes the chunk table grew by.
+    #[cold]
+    #[inline(never)]
     fn alloc(&mut self, size: usize, chunks: &Chunks) -> (u32, *mut u8, usize) {
         let layout = Layout::from_size_align(size, 1).expect("record too large");
         let number = self.allocations.len();
@@ -218,6 +222,7 @@ impl Arena {
     /// Copy `bytes` into the arena as the record of symbol `local1` with
     /// table hash `hash32`; return its reference and address. Call
     /// [`has_room`](Self::has_room) first.
+    #[inline]
     pub(crate) fn push(
         &mut self,
         bytes: &[u8],
@@ -227,9 +232,9 @@ impl Arena {
     ) -> (RecordRef, *const u8) {
         let len = bytes.len();
         let need = HEADER + prefix_len(len) + len;
-        let (chunk, dst) = if need > LARGE {
+        let (chunk, base, dst) = if need > LARGE {
             let (number, p, _) = self.alloc(need, chunks);
-            (number, p)
+            (number, p, p)
         } else {
             if need > self.left {
                 // A record of up to LARGE bytes may not fit a small chunk.
@@ -237,6 +242,7 @@ impl Arena {
                 self.chunk_bytes += size;
                 let (number, p, _) = self.alloc(size, chunks);
                 self.current = number;
+                self.base = p;
                 self.cursor = p;
                 self.left = size;
             }
@@ -244,7 +250,7 @@ impl Arena {
             // SAFETY: need <= left, so the cursor stays within the chunk.
             self.cursor = unsafe { self.cursor.add(need) };
             self.left -= need;
-            (self.current, dst)
+            (self.current, self.base, dst)
         };
         // SAFETY: `dst` has room for `need` bytes: the header, the prefix
         // and the string; `bytes` cannot overlap freshly allocated memory.
@@ -262,7 +268,7 @@ impl Arena {
             *p = v as u8;
             p = p.add(1);
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, len);
-            dst.offset_from(*chunks.slot_live(chunk as usize)) as u32
+            dst.offset_from(base) as u32
         };
         debug_assert!(offset < MAX_CHUNK as u32);
         ((chunk << OFFSET_BITS) | offset, dst.cast_const())

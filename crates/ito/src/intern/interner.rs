@@ -370,11 +370,20 @@ impl Interner {
         if let Some(local1) = shard.find_hit(hash, s.as_bytes()) {
             return Ok(self.sym(index, local1));
         }
+        self.insert_cold(index, hash, s)
+    }
+
+    /// [`insert_slow`](Self::insert_slow), out of line (the miss path of
+    /// `try_intern`).
+    #[cold]
+    #[inline(never)]
+    fn insert_cold(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
         self.insert_slow(index, hash, s)
     }
 
-    #[cold]
-    #[inline(never)]
+    /// Insert `s` under its shard's lock (the chain is walked again there,
+    /// so a string that is present after all is found, not duplicated).
+    #[inline]
     fn insert_slow(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
         let shard = &self.shards[index];
         let result = match self.max_bytes {
