@@ -18,6 +18,11 @@
 //!   1 MiB similar strings): the stable numbers on a noisy host;
 //! - growth: 2,000,000 distinct strings interned one at a time, p99.99 and
 //!   maximum single-insert latency.
+//! - `ITO_BENCH_ONLY=ops ITO_OPS=<impl>-<hit|miss>[-words] ITO_ROUNDS=<n>`
+//!   (impl: ito, lasso, si) runs one implementation `n` rounds over the
+//!   6,000 identifiers (or twitter words) and nothing else: a driver for
+//!   `valgrind --tool=callgrind`. Instructions per operation are
+//!   `(Ir(n = 11) - Ir(n = 1)) / (10 × strings)`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashSet;
@@ -958,6 +963,9 @@ fn main() {
         if want("growth") {
             growth_report();
         }
+        if only.as_deref() == Some("ops") {
+            ops_driver(&ids, &words);
+        }
         if only.is_some() {
             return;
         }
@@ -980,4 +988,57 @@ fn cpu_name() -> String {
                 .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
         })
         .unwrap_or_else(|| "unknown".into())
+}
+
+/// One implementation, one operation, `ITO_ROUNDS` rounds: a quiet driver
+/// for instruction counting under callgrind (see the module docs).
+fn ops_driver(ids: &[String], words: &[String]) {
+    let what = std::env::var("ITO_OPS").unwrap_or_else(|_| "ito-hit".into());
+    let rounds: usize = std::env::var("ITO_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let mut data = if what.ends_with("-words") { words } else { ids }.to_vec();
+    let uniq = distinct(&data);
+    if std::env::var_os("ITO_SHUFFLE").is_some() {
+        let mut rng = Rng(0x5eed);
+        for i in (1..data.len()).rev() {
+            data.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        }
+    }
+    let data = &data;
+    let hit = what.contains("-hit");
+    macro_rules! run {
+        ($new:expr, $intern:expr) => {{
+            if hit {
+                let mut t = $new;
+                for s in &uniq {
+                    black_box($intern(&mut t, s.as_str()));
+                }
+                for _ in 0..rounds {
+                    for s in data {
+                        black_box($intern(&mut t, s.as_str()));
+                    }
+                }
+            } else {
+                for _ in 0..rounds {
+                    let mut t = $new;
+                    for s in &uniq {
+                        black_box($intern(&mut t, s.as_str()));
+                    }
+                }
+            }
+        }};
+    }
+    match what.split('-').next().unwrap_or("") {
+        "ito" => run!(ito::Interner::new(), |t: &mut ito::Interner, s| t.intern(s)),
+        "ito1" => run!(
+            ito::Interner::builder().shards(1).build(),
+            |t: &mut ito::Interner, s| t.intern(s)
+        ),
+        "lasso" => run!(lasso::Rodeo::default(), |t: &mut lasso::Rodeo, s| t
+            .get_or_intern(s)),
+        "si" => run!(SI::new(), |t: &mut SI, s| t.get_or_intern(s)),
+        other => eprintln!("unknown implementation {other:?}"),
+    }
 }

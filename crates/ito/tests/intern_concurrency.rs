@@ -175,3 +175,57 @@ fn pool_intern_drop_race() {
     }
     assert!(pool.is_empty(), "every entry freed with its last handle");
 }
+
+/// Readers keep finding and resolving known keys while a writer drives the
+/// (only) shard through splits and the switch to SipHash, which rewrites
+/// every slot and every record's stored hash under the readers' feet.
+#[test]
+fn readers_during_siphash_switch() {
+    const SEED: u64 = 0x0005_eed0_fa11;
+    // Keys whose seeded XXH3 hash has its low 12 bits zero: they share a
+    // bucket until the chain passes MAX_CHAIN and the shard switches.
+    let mut colliding = Vec::new();
+    let mut n = 0u64;
+    while colliding.len() < 200 {
+        let k = format!("atk{n}");
+        if xxhash_rust::xxh3::xxh3_64_with_seed(k.as_bytes(), SEED) & 0xfff == 0 {
+            colliding.push(k);
+        }
+        n += 1;
+    }
+    let interner = Builder::new().seed(SEED).shards(1).build();
+    let known: Vec<(String, Sym)> = (0..500)
+        .map(|i| {
+            let k = key(i);
+            let s = interner.intern(&k);
+            (k, s)
+        })
+        .collect();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for t in 0..2 {
+            let (known, interner, done) = (&known, &interner, &done);
+            scope.spawn(move || {
+                let mut rng = Rng(0x1234 + t);
+                let mut rounds = 0u64;
+                while !done.load(std::sync::atomic::Ordering::Relaxed) || rounds < 20_000 {
+                    let (k, s) = &known[(rng.next() % known.len() as u64) as usize];
+                    assert_eq!(interner.get(k), Some(*s), "get({k})");
+                    assert_eq!(interner.intern(k), *s, "intern({k})");
+                    assert_eq!(interner.resolve(*s), k);
+                    rounds += 1;
+                }
+            });
+        }
+        let syms: Vec<Sym> = colliding.iter().map(|k| interner.intern(k)).collect();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        for (k, s) in colliding.iter().zip(&syms) {
+            assert_eq!(interner.get(k), Some(*s));
+            assert_eq!(interner.resolve(*s), k);
+        }
+    });
+    let d = interner.diagnostics();
+    assert_eq!(d.sip_shards, 1, "{d:?}");
+    assert!(d.longest_chain <= ito::intern::MAX_CHAIN, "{d:?}");
+    assert_eq!(interner.len(), known.len() + colliding.len());
+}

@@ -76,7 +76,7 @@ fn memory_per_entry_and_memory_usage_accounting() {
             "n={n}: {:.1} B/entry total, {overhead:.1} B/entry beyond the string bytes",
             allocated as f64 / n as f64
         );
-        // Module docs: 46 B (6k entries) and 37 B (100k) beyond the strings.
+        // Module docs: 47 B (6k entries) and 39 B (100k) beyond the strings.
         assert!(overhead < 50.0, "overhead {overhead:.1} B/entry at n={n}");
 
         // Frozen is the compact form: well under the live table.

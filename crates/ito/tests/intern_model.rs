@@ -233,10 +233,16 @@ fn byte_cap_is_enforced_and_existing_strings_still_resolve() {
         );
         assert_eq!(interner.resolve(*sym), s);
     }
+    // A short string may still fit the free tail of its shard's current
+    // chunk; fresh strings keep going to shards until one needs memory
+    // past the cap, and `intern` panics there.
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        interner.intern("definitely-new-string-past-the-cap")
+        for i in 0..10_000 {
+            interner.intern(&format!("definitely-new-string-past-the-cap-{i}"));
+        }
     }));
     assert!(caught.is_err(), "intern panics past the cap");
+    assert!(interner.memory_usage() <= limit + 64 * 1024);
 }
 
 #[test]
@@ -267,4 +273,26 @@ fn memory_usage_grows_and_freeze_is_smaller() {
     let frozen = interner.freeze();
     assert!(frozen.memory_usage() < m1);
     assert_eq!(frozen.len(), 20_000);
+}
+
+/// Regression: a 1–8 KiB string interned into a shard whose arena had no
+/// chunk yet (or only small ones) was copied into a chunk too small for it.
+#[test]
+fn mid_sized_strings_into_fresh_shards() {
+    for shards in [1, 16] {
+        let interner = Builder::new().shards(shards).build();
+        let keys: Vec<String> = (0..80)
+            .map(|i| {
+                let len = 1000 + i * 97;
+                (0..len)
+                    .map(|j| (b'a' + ((i + j) % 26) as u8) as char)
+                    .collect()
+            })
+            .collect();
+        let syms: Vec<Sym> = keys.iter().map(|k| interner.intern(k)).collect();
+        for (k, s) in keys.iter().zip(&syms) {
+            assert_eq!(interner.resolve(*s), k);
+            assert_eq!(interner.get(k), Some(*s));
+        }
+    }
 }

@@ -263,7 +263,20 @@ impl Interner {
     /// ```
     #[inline]
     pub fn intern(&self, s: &str) -> Sym {
-        match self.try_intern(s) {
+        let hash = self.hash(s.as_bytes());
+        let index = self.shard_index(hash);
+        match self.shards[index].find_hit(hash, s.as_bytes()) {
+            Some(local1) => self.sym(index, local1),
+            None => self.intern_cold(hash, s),
+        }
+    }
+
+    /// The rest of [`intern`](Self::intern) after the optimistic probe
+    /// missed: kept out of line so the hit path stays small.
+    #[cold]
+    #[inline(never)]
+    fn intern_cold(&self, hash: u64, s: &str) -> Sym {
+        match self.insert_slow(self.shard_index(hash), hash, s) {
             Ok(sym) => sym,
             Err(e) => panic!("Interner::intern: {e}"),
         }
@@ -352,14 +365,25 @@ impl Interner {
     pub(crate) fn intern_hashed(&self, hash: u64, s: &str) -> Result<Sym, InternError> {
         let index = self.shard_index(hash);
         let shard = &self.shards[index];
-        if let Some(local1) = shard.find(hash, s.as_bytes()) {
+        // A missed optimistic probe proves nothing, but the insert below
+        // walks the chain again under the shard lock, where nothing moves.
+        if let Some(local1) = shard.find_hit(hash, s.as_bytes()) {
             return Ok(self.sym(index, local1));
         }
+        self.insert_cold(index, hash, s)
+    }
+
+    /// [`insert_slow`](Self::insert_slow), out of line (the miss path of
+    /// `try_intern`).
+    #[cold]
+    #[inline(never)]
+    fn insert_cold(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
         self.insert_slow(index, hash, s)
     }
 
-    #[cold]
-    #[inline(never)]
+    /// Insert `s` under its shard's lock (the chain is walked again there,
+    /// so a string that is present after all is found, not duplicated).
+    #[inline]
     fn insert_slow(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
         let shard = &self.shards[index];
         let result = match self.max_bytes {

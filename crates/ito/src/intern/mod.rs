@@ -13,46 +13,56 @@
 //! ```text
 //! h      = XXH3-64(bytes, seed)          // every byte, per-process random seed
 //! shard  = h >> 48 & (shards - 1)        // 16 shards by default
-//! h32    = low 32 bits of h, bit 31 forced on (never 0 = empty slot)
-//! probe  : bucket chain of linear-hashing table, slot = h32 << 32 | local+1
-//!          compare all 7 tags branch-free, then the record's bytes (no lock)
-//! miss   : lock shard, re-probe, copy bytes to arena,
-//!          publish record pointer, then slot          (Release)
-//!          if entries > 5 × buckets: split ONE bucket (seqlock-guarded)
+//! h32    = low 32 bits of h, bit 31 on   // bucket address; kept per entry
+//! tag    = bits 32..48 of h, bit 0 on    // 16-bit slot tag (never 0 = empty)
+//! hit    : ONE optimistic probe, no lock, no sequence-lock load:
+//!          bucket chain of a linear-hashing table, slot = tag << 48 | &record
+//!          compare all 7 tags branch-free, then the record the slot points
+//!          at: [h32][local+1][LEB128 len][bytes] -> symbol, length, bytes
+//! miss   : lock shard, re-walk the chain (nothing moves under the lock),
+//!          copy header + bytes to the arena, publish the record's 32-bit
+//!          reference (for resolve), then the slot            (Release)
+//!          if entries > 5 × buckets: split ONE bucket by the stored h32
 //!          if chain > 32 entries: shard switches to SipHash-1-3, rehashes
 //! sym    = (local+1) << log2(shards) | shard
-//! resolve: shard → records[local] → LEB128 length + bytes   (no lock)
+//! resolve: shard → refs[local] (chunk:offset) → chunk table → record (no lock)
 //! ```
 //! The details of the table, its concurrency and the SipHash fallback are in
-//! the `shard` module source; the arena (1 KiB → 32 KiB chunks, records over
-//! 8 KiB in their own allocation) in `arena`; never-moving segmented arrays
-//! in `segvec`.
+//! the `shard` module source; the arena (1 KiB chunks growing by an eighth
+//! of the shard's string bytes up to 32 KiB, records over 8 KiB in their own
+//! allocation) in `arena`; never-moving segmented arrays in `segvec`.
 //!
 //! Why this shape: lasso and string-interner store no hash, so every probe
 //! compares strings and every resize rehashes all of them (a 2M-entry table
 //! pauses for milliseconds). LuaJIT samples bytes, so similar long strings
-//! collide. Here each string is hashed once, in full; the table keeps 32 bits
-//! of it per entry, compares bytes only on a 32-bit match, and grows one
-//! bucket per insert from stored hashes alone.
+//! collide. Here each string is hashed once, in full; the table keeps 16
+//! bits of it in the slot and 32 in the record, compares bytes only on a tag
+//! match, and grows one bucket per insert from stored hashes alone. A hit
+//! reads two lines of table memory (bucket, record); `get` (lookup only)
+//! adds the sequence-lock check that makes a lock-free *miss* reliable.
 //!
 //! ## Memory per entry
 //! One 8-byte slot in a 64-byte bucket at ≤ 5 entries per bucket (plus
-//! overflow buckets), an 8-byte record pointer, a 1-byte length prefix
-//! (strings under 128 bytes), the bytes themselves in 1–32 KiB chunks, and
-//! the slack of the doubling segments that hold buckets and record pointers
-//! (they never move, so they cannot be resized to fit). Measured with a
-//! counting allocator (`tests/intern_memory.rs`, and the `intern` bench
-//! beside string-interner and lasso) for identifiers of 12.5 bytes on
-//! average, in bytes per entry beyond the string bytes:
+//! overflow buckets), an 8-byte record header (stored hash, symbol), a
+//! 4-byte record reference for `resolve`, a 1-byte length prefix (strings
+//! under 128 bytes), the bytes themselves in the chunks, and the slack of
+//! the doubling segments that hold buckets and references (they never move,
+//! so they cannot be resized to fit: on average a quarter of the bucket
+//! segments is unused). Measured with a counting allocator
+//! (`tests/intern_memory.rs`, and the `intern` bench beside string-interner
+//! and lasso) for identifiers of 12.5 bytes on average, in bytes per entry
+//! beyond the string bytes:
 //!
 //! | entries | `Interner` | `Frozen` | string-interner | lasso `Rodeo` |
 //! |---|---|---|---|---|
-//! | 6,000 | 46 | 15 | 21 | 33 |
-//! | 100,000 | 37 | 25 | 18 | 31 |
-//! | 1,000,000 | 31 | 21 | 28 | 41 |
+//! | 6,000 | 47 | 15 | 21 | 33 |
+//! | 100,000 | 39 | 25 | 18 | 31 |
+//! | 1,000,000 | 35 | 21 | 28 | 41 |
 //!
-//! The live table pays for lock-free reads and never-moving storage;
-//! [`Frozen`] is the compact form once the set is complete.
+//! The live table pays for lock-free reads, never-moving storage and a hit
+//! path that goes from the slot straight to the record (4 bytes more per
+//! entry than a slot holding a symbol index); [`Frozen`] is the compact form
+//! once the set is complete.
 //!
 //! ## Worst case
 //! An insert does one probe, one record copy and at most one bucket split
@@ -65,6 +75,16 @@
 //! 0.8–3.5 ms while they rehash every string.
 //!
 //! ## What is not here, and why
+//! * Not as fast as string-interner on single-threaded hits (about half its
+//!   speed on 6,000 identifiers; see `bench/RESULTS.md`). Its hit is
+//!   foldhash + one SSE2 group probe in a table that only one thread
+//!   touches; ours pays for XXH3 (the crate's shared content hash, which
+//!   [`Str`](crate::Str) caches and [`Interner::intern_str`] reuses — about
+//!   a third of a hit; its length classes branch unpredictably on mixed
+//!   lengths), for shards, and for a table that readers probe while a
+//!   writer grows it. The seven tags of a bucket are compared with scalar
+//!   code: they are atomics, and a vector load of them would be a data race
+//!   in Rust's memory model.
 //! * No removal from an [`Interner`]: it is append-only, which is what lets
 //!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
 //!   for strings that come and go.
@@ -74,8 +94,10 @@
 //!   rewriting them against its own atomics. The invariants are exercised by
 //!   the multi-threaded stress tests (`tests/intern_concurrency.rs`) and the
 //!   single-threaded unsafe paths under Miri:
-//!   `cargo +nightly miri test -p ito --lib intern` (the unit tests) and
-//!   `cargo +nightly miri test -p ito --test intern_miri`.
+//!   `MIRIFLAGS=-Zmiri-permissive-provenance cargo +nightly miri test -p ito
+//!   --lib intern` (the unit tests) and the same with `--test intern_miri`
+//!   (slots store record addresses as integers, via the exposed-provenance
+//!   API; the flag silences Miri's warning about it).
 //!
 //! ```
 //! use ito::{Interner, Sym};
@@ -187,7 +209,9 @@ pub enum InternError {
         /// Bytes the new string would have needed.
         needed: usize,
     },
-    /// The shard's symbol space (2^32 / shards) is exhausted.
+    /// The shard's symbol space (2^32 / shards) or its arena's 2^17 chunk
+    /// numbers are exhausted (or, on a target whose heap addresses do not
+    /// fit 48 bits, a record could not be addressed from the table).
     TooManyStrings,
 }
 

@@ -3,8 +3,11 @@
 //!
 //! ## Table
 //! Buckets are one cache line: seven `AtomicU64` slots and the index of an
-//! overflow bucket. A slot holds `hash32 << 32 | local + 1` (0 = empty);
-//! slots of a chain fill in order, so a reader stops at the first empty one.
+//! overflow bucket. A slot holds `tag16 << 48 | record address` (0 = empty):
+//! 16 bits of the hash (bits 32..48, low bit forced on) and the address of
+//! the record in the shard's arena, whose header holds the 32-bit table
+//! hash and the symbol (see `arena`). Slots of a chain fill in order, so a
+//! reader stops at the first empty one.
 //!
 //! The table grows by *linear hashing* (Litwin, 1980): with `n0 = 2^level`
 //! buckets plus `split` already-split ones, a key lives in bucket
@@ -13,21 +16,34 @@
 //! line splits exactly one bucket — bucket `split` — moving the entries whose
 //! hash bit `level` is set to the new bucket `n0 + split`. So growth costs
 //! one chain per insert, never a rehash of the table, and reads only the
-//! stored 32-bit hashes, never the strings. Buckets live in a
-//! [`SegVec`](super::segvec::SegVec), so they never move either.
+//! stored 32-bit hashes in the record headers, never the strings. Buckets
+//! live in a [`SegVec`](super::segvec::SegVec), so they never move either.
 //!
-//! ## Readers (`find`)
+//! ## Readers (`find_hit`, `find`)
 //! Readers take no lock. One `Acquire` load of `shape` gives a reader both
 //! the table shape and the shard's hash (a `SIP` bit); a hit then costs the
-//! bucket line, the record pointer and the record bytes. A split or rehash moves entries, so the writer wraps
-//! it in a sequence lock (`version` odd while in progress). A reader that
+//! bucket line (seven tags compared branch-free) and the record line
+//! (symbol, length, bytes) — no per-symbol cell in between. A reader that
 //! *finds* the key is always right: it compared the full bytes of the
-//! candidate record, and records never change. A reader that does *not* find
-//! it re-reads `version` and retries if a move overlapped the probe. Inserts
-//! that move nothing do not touch `version`: a reader that misses an entry
-//! being inserted concurrently simply ran first. Freed overflow buckets go to
-//! a free list, not back to the allocator, so a reader running behind a
+//! candidate record, and records never change (but for the stored hash,
+//! which only the writer reads). That is the hit path of `intern`: one
+//! optimistic probe, no sequence-lock load. A split or rehash moves entries,
+//! so the writer wraps it in a sequence lock (`version` odd while in
+//! progress); `find` (for `get`) re-reads `version` after a miss and retries
+//! if a move overlapped the probe, and `intern`'s miss path re-walks the
+//! chain under the shard lock, where nothing moves. Inserts that move
+//! nothing do not touch `version`: a reader that misses an entry being
+//! inserted concurrently simply ran first. Freed overflow buckets go to a
+//! free list, not back to the allocator, so a reader running behind a
 //! writer reads stale-but-valid memory, never freed memory.
+//!
+//! Record addresses must fit 48 bits. Heap addresses do on every 64-bit
+//! target Rust supports unless the program asks the kernel for a larger
+//! address space (x86-64 5-level paging, arm64 52-bit VA); if one does not,
+//! the insert fails with `InternError::TooManyStrings` rather than storing a
+//! truncated pointer. Slots turn addresses into integers and back with the
+//! exposed-provenance API (`expose_provenance` / `with_exposed_provenance`),
+//! which Miri checks.
 //!
 //! ## Bounded probing
 //! If an insert finds more than [`MAX_CHAIN`] entries in its chain (random
@@ -42,7 +58,10 @@ use std::hash::BuildHasher;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use super::arena::{record_bytes, Arena};
+use super::arena::{
+    record_bytes, record_hash32, record_local1, record_ptr, set_record_hash32, Arena, Chunks,
+    RecordRef,
+};
 use super::segvec::SegVec;
 
 /// Slots per bucket (the eighth word holds the overflow link).
@@ -108,7 +127,10 @@ pub(crate) struct Shard {
     bytes: AtomicUsize,
     buckets: SegVec<Bucket, 0>,
     overflow: SegVec<Bucket, 2>,
-    records: SegVec<*const u8, 4>,
+    /// Record reference of each local (for `resolve`).
+    records: SegVec<RecordRef, 4>,
+    /// Base pointers of the arena's chunks (readers resolve references).
+    chunks: Chunks,
     writer: Mutex<Writer>,
 }
 
@@ -118,6 +140,34 @@ pub(crate) struct Shard {
 #[inline]
 pub(crate) fn tag32(hash: u64) -> u32 {
     hash as u32 | 0x8000_0000
+}
+
+/// The 16-bit tag a slot keeps of the 64-bit hash: bits 32..48 (the
+/// address uses bits 0..31, the shard bits 48..), low bit forced on so a
+/// tag never matches an empty slot.
+#[inline]
+fn tag16(hash: u64) -> u64 {
+    (hash >> 32) as u16 as u64 | 1
+}
+
+/// Bits of a slot that hold the record address.
+const ADDR_BITS: u32 = 48;
+const ADDR_MASK: u64 = (1 << ADDR_BITS) - 1;
+
+/// The slot value for a record at `record` with tag `tag` (from
+/// [`tag16`]), or `None` if the address does not fit 48 bits (heap
+/// addresses do on every supported 64-bit target unless the program asks
+/// the kernel for a larger address space; 32-bit targets always fit).
+#[inline]
+fn slot_value(tag: u64, record: *const u8) -> Option<u64> {
+    let addr = record.expose_provenance() as u64;
+    (addr >> ADDR_BITS == 0).then_some(tag << ADDR_BITS | addr)
+}
+
+/// The record a non-empty slot value points at.
+#[inline]
+fn slot_record(x: u64) -> *const u8 {
+    std::ptr::with_exposed_provenance((x & ADDR_MASK) as usize)
 }
 
 /// Shape bit: the shard hashes with SipHash-1-3 instead of the default hash.
@@ -192,6 +242,7 @@ impl Shard {
             buckets: SegVec::new(),
             overflow: SegVec::new(),
             records: SegVec::new(),
+            chunks: Chunks::new(),
             writer: Mutex::new(Writer {
                 arena: Arena::new(),
                 overflow_len: 0,
@@ -237,9 +288,15 @@ impl Shard {
         self.len.load(Ordering::Acquire)
     }
 
+    /// The 64-bit hash of `key` for this shard: `hash` (the default hash)
+    /// or, once the shard switched, its keyed SipHash-1-3.
     #[inline]
-    fn sip_hash(&self, key: &[u8]) -> u32 {
-        tag32(self.sip_key.hash_one(key))
+    fn table_hash(&self, hash: u64, key: &[u8], shape: u64) -> u64 {
+        if shape & SIP != 0 {
+            self.sip_key.hash_one(key)
+        } else {
+            hash
+        }
     }
 
     /// The bucket with table index `index`.
@@ -264,17 +321,29 @@ impl Shard {
         unsafe { &*self.overflow.slot_live(index as usize) }
     }
 
+    /// Pointer to the record named by `r`.
+    ///
+    /// # Safety
+    /// The caller must have synchronised (by an `Acquire` load of a slot or
+    /// cell holding `r`, or of `len`) with the writer that published it.
+    #[inline]
+    unsafe fn record_at(&self, r: RecordRef) -> *const u8 {
+        // SAFETY: per the contract, `r` was pushed to this shard's arena
+        // and published after its chunk entered the table.
+        unsafe { record_ptr(&self.chunks, r) }
+    }
+
     /// The bytes of record `local`.
     ///
     /// # Safety
     /// The caller must have synchronised (by an `Acquire` load of `len` or
-    /// of a slot naming `local + 1`) with the writer that published it.
+    /// of a slot naming the record) with the writer that published it.
     #[inline]
     unsafe fn record(&self, local: u32) -> &[u8] {
         // SAFETY: the cell was written before the publication the caller
-        // synchronised with, and points to a complete arena record that
-        // lives as long as `self`.
-        unsafe { record_bytes(*self.records.slot_live(local as usize)) }
+        // synchronised with, and names a complete arena record that lives
+        // as long as `self`.
+        unsafe { record_bytes(self.record_at(*self.records.slot_live(local as usize))) }
     }
 
     /// The string of record `local`, if published.
@@ -290,15 +359,12 @@ impl Shard {
     }
 
     #[inline]
-    fn probe(&self, hash: u64, key: &[u8], version: u64) -> Probe {
+    fn probe(&self, hash: u64, key: &[u8], version: Option<u64>) -> Probe {
         let shape = self.shape.load(Ordering::Acquire);
-        let h32 = if shape & SIP != 0 {
-            self.sip_hash(key)
-        } else {
-            tag32(hash)
-        };
+        let full = self.table_hash(hash, key, shape);
+        let tag = tag16(full);
         // SAFETY: `address` is below the live bucket count of `shape`.
-        let mut bucket = unsafe { self.bucket(address(h32, shape)) };
+        let mut bucket = unsafe { self.bucket(address(tag32(full), shape)) };
         let mut hops = 0u32;
         loop {
             // Load the whole bucket, then test all tags without branching:
@@ -306,10 +372,10 @@ impl Shard {
             // slot would mispredict once per lookup.
             let xs: [u64; BUCKET_SLOTS] =
                 std::array::from_fn(|k| bucket.slots[k].load(Ordering::Acquire));
-            // Empty slots (0) never match: stored tags have bit 31 set.
+            // Empty slots (0) never match: tags have their low bit set.
             let mut matches = 0u32;
             for (k, &x) in xs.iter().enumerate() {
-                matches |= u32::from((x >> 32) as u32 == h32) << k;
+                matches |= u32::from(x >> ADDR_BITS == tag) << k;
             }
             while matches != 0 {
                 // Reload the matching slot rather than index `xs` (which
@@ -320,12 +386,17 @@ impl Shard {
                 // cost a miss (which the caller validates), never a wrong
                 // hit.
                 let x = bucket.slots[matches.trailing_zeros() as usize].load(Ordering::Acquire);
-                let local1 = x as u32;
-                // SAFETY: every non-zero slot value was stored with Release
-                // after its record was published; our Acquire load of it
-                // synchronises with that store.
-                if local1 != 0 && bytes_eq(unsafe { self.record(local1 - 1) }, key) {
-                    return Probe::Found(local1);
+                if x != 0 {
+                    // Every non-zero slot value was stored with Release
+                    // after its record was written; our Acquire load of it
+                    // synchronises with that store, so the record below is
+                    // complete, and it lives as long as the shard.
+                    let record = slot_record(x);
+                    // SAFETY: as above, a complete record.
+                    if bytes_eq(unsafe { record_bytes(record) }, key) {
+                        // SAFETY: as above.
+                        return Probe::Found(unsafe { record_local1(record) });
+                    }
                 }
                 matches &= matches - 1;
             }
@@ -338,13 +409,33 @@ impl Shard {
                 return Probe::Absent;
             }
             hops += 1;
-            if hops.is_multiple_of(8) && self.version.load(Ordering::Acquire) != version {
-                return Probe::Retry;
+            if hops.is_multiple_of(8) {
+                // A move can relink chains under a reader; re-check now and
+                // then so a probe never chases links forever. Without a
+                // version (optimistic probes), give up: the caller follows
+                // up with a validated lookup.
+                match version {
+                    Some(v) if self.version.load(Ordering::Acquire) == v => {}
+                    _ => return Probe::Retry,
+                }
             }
             // SAFETY: `next - 1` was published in a link we loaded with
             // Acquire; overflow buckets are initialised before being linked
             // and never freed while the shard lives.
             bucket = unsafe { self.overflow_bucket(next - 1) };
+        }
+    }
+
+    /// One optimistic lock-free probe: `Some(local + 1)` if it found `key`
+    /// (always right: it compared the bytes). `None` proves nothing (a
+    /// concurrent move may have hidden the key): callers follow up with
+    /// [`find`](Self::find) or the locked insert. The hot path of hits: no
+    /// sequence-lock load, no retry loop.
+    #[inline]
+    pub(crate) fn find_hit(&self, hash: u64, key: &[u8]) -> Option<u32> {
+        match self.probe(hash, key, None) {
+            Probe::Found(local1) => Some(local1),
+            Probe::Absent | Probe::Retry => None,
         }
     }
 
@@ -355,7 +446,7 @@ impl Shard {
         let mut spins = 0u32;
         loop {
             let version = self.version.load(Ordering::Acquire);
-            match self.probe(hash, key, version) {
+            match self.probe(hash, key, Some(version)) {
                 Probe::Found(local1) => return Some(local1),
                 Probe::Absent => {
                     fence(Ordering::Acquire);
@@ -398,7 +489,7 @@ impl Shard {
         &self,
         w: &mut Writer,
         index: usize,
-        h32: u32,
+        tag: u64,
         key: &[u8],
     ) -> (Option<u32>, usize, (*const Bucket, Option<usize>)) {
         // SAFETY: writer context: `index` is live for the current shape.
@@ -412,10 +503,18 @@ impl Shard {
                     return (None, entries, (bucket, Some(k)));
                 }
                 entries += 1;
-                // SAFETY: writer context, the record is published.
-                if (x >> 32) as u32 == h32 && bytes_eq(unsafe { self.record(x as u32 - 1) }, key) {
-                    w.probes += entries as u64;
-                    return (Some(x as u32), entries, (bucket, None));
+                if x >> ADDR_BITS == tag {
+                    let record = slot_record(x);
+                    // SAFETY: as above.
+                    if bytes_eq(unsafe { record_bytes(record) }, key) {
+                        w.probes += entries as u64;
+                        // SAFETY: as above.
+                        return (
+                            Some(unsafe { record_local1(record) }),
+                            entries,
+                            (bucket, None),
+                        );
+                    }
                 }
             }
             let next = bucket.next.load(Ordering::Relaxed);
@@ -554,7 +653,10 @@ impl Shard {
             (p.cast_const(), 0),
         ];
         for &x in &moved {
-            let c = &mut cursors[usize::from((x >> 32) as usize & n0 != 0)];
+            // The stored hash says where the entry goes; the string bytes
+            // are never read. SAFETY: writer context, complete record.
+            let h32 = unsafe { record_hash32(slot_record(x)) };
+            let c = &mut cursors[usize::from(h32 as usize & n0 != 0)];
             self.push_at(w, c, x);
         }
         moved.clear();
@@ -593,14 +695,14 @@ impl Shard {
         }
         let mut all = std::mem::take(&mut w.scratch);
         for &x in &all {
-            let local1 = x as u32;
-            // SAFETY: writer context, published record.
-            let h32 = self.sip_hash(unsafe { self.record(local1 - 1) });
-            self.append(
-                w,
-                address(h32, shape),
-                (u64::from(h32) << 32) | u64::from(local1),
-            );
+            let record = slot_record(x);
+            // SAFETY: writer context, complete record.
+            let full = self.sip_key.hash_one(unsafe { record_bytes(record) });
+            let h32 = tag32(full);
+            // SAFETY: writer context: readers never read the stored hash.
+            unsafe { set_record_hash32(record, h32) };
+            let x = (tag16(full) << ADDR_BITS) | (x & ADDR_MASK);
+            self.append(w, address(h32, shape), x);
         }
         all.clear();
         w.scratch = all;
@@ -622,15 +724,19 @@ impl Shard {
     ) -> Result<u32, usize> {
         let mut guard = self.lock();
         let w = &mut *guard;
-        let sip = self.shape.load(Ordering::Relaxed) & SIP != 0;
-        let mut h32 = if sip { self.sip_hash(key) } else { tag32(hash) };
-        let index = address(h32, self.shape.load(Ordering::Relaxed));
-        let (found, entries, tail) = self.walk(w, index, h32, key);
+        let shape = self.shape.load(Ordering::Relaxed);
+        let sip = shape & SIP != 0;
+        let mut full = self.table_hash(hash, key, shape);
+        let index = address(tag32(full), shape);
+        let (found, entries, tail) = self.walk(w, index, tag16(full), key);
         if let Some(local1) = found {
             return Ok(local1);
         }
         let local = self.len.load(Ordering::Relaxed);
         if local + 1 > max_local1 {
+            return Err(0);
+        }
+        if !w.arena.has_room(key.len()) {
             return Err(0);
         }
         if let Some(fits) = budget {
@@ -642,16 +748,21 @@ impl Shard {
         let switch = entries >= MAX_CHAIN && !sip;
         if switch {
             self.switch_to_sip(w);
-            h32 = self.sip_hash(key);
+            full = self.sip_key.hash_one(key);
         }
-        let record = w.arena.push(key);
+        let h32 = tag32(full);
+        let (record, at) = w.arena.push(key, h32, local + 1, &self.chunks);
+        let Some(x) = slot_value(tag16(full), at) else {
+            // Unreachable on supported targets; the unpublished record is
+            // left unused (never referenced, freed with the arena).
+            return Err(0);
+        };
         let (cell, added) = self.records.reserve(local as usize);
         w.segment_bytes += added;
         // SAFETY: `cell` is in an allocated segment and not yet published
         // (`local >= len`), so no reader looks at it.
         unsafe { cell.write(record) };
         self.len.store(local + 1, Ordering::Release);
-        let x = (u64::from(h32) << 32) | u64::from(local + 1);
         if switch {
             self.append(w, address(h32, self.shape.load(Ordering::Relaxed)), x);
         } else {
@@ -711,7 +822,10 @@ impl Shard {
                 for s in &bucket.slots {
                     let x = s.load(Ordering::Relaxed);
                     if x != 0 {
-                        out.push(((x >> 32) as u32, x as u32));
+                        // SAFETY: writer context, complete record.
+                        let record = slot_record(x);
+                        // SAFETY: as above.
+                        out.push(unsafe { (record_hash32(record), record_local1(record)) });
                     }
                 }
                 let next = bucket.next.load(Ordering::Relaxed);
@@ -775,7 +889,10 @@ mod tests {
     #[test]
     fn insert_find_split() {
         let shard = Shard::new(0);
-        let keys: Vec<String> = (0..5000).map(|i| format!("key{i}")).collect();
+        // Under Miri: fewer keys, still enough for many splits and
+        // overflow buckets.
+        let n = if cfg!(miri) { 400 } else { 5000 };
+        let keys: Vec<String> = (0..n).map(|i| format!("key{i}")).collect();
         for (i, k) in keys.iter().enumerate() {
             let h = crate::hash::hash_bytes(k.as_bytes());
             assert_eq!(shard.find(h, k.as_bytes()), None);
@@ -789,7 +906,7 @@ mod tests {
             assert_eq!(shard.resolve(i as u32), Some(k.as_bytes()));
         }
         let stats = shard.stats();
-        assert!(stats.buckets >= 5000 / SPLIT_LOAD);
+        assert!(stats.buckets >= n / SPLIT_LOAD);
         assert!(!stats.sip);
         assert!(stats.longest_chain <= MAX_CHAIN);
     }
