@@ -63,8 +63,9 @@ pub(super) unsafe fn new_classify(bytes: &[u8]) -> Str {
     debug_assert!(bytes.len() <= INLINE_CAP);
     let n = bytes.len();
     // SAFETY: forwarded contract (n <= 23).
-    let (w0, w1, w2, f) = unsafe { parts(bytes.as_ptr(), n) };
-    let w2 = w2 | (tag(n, f) as u64) << 56;
+    let (w0, w1, w2) = unsafe { parts(bytes.as_ptr(), n) };
+    // `parts` put the facts bits in place; add `L = n + 1`.
+    let w2 = w2 | (tag(n, 0) as u64) << 56;
     let words = [w0.to_le(), w1.to_le(), w2.to_le()];
     // SAFETY: `words` is the 24-byte inline image in memory order: content
     // in bytes 0..n, zeros up to byte 22, a valid non-zero inline tag in
@@ -120,6 +121,15 @@ unsafe fn loads(p: *const u8, n: usize) -> Loaded {
     }
 }
 
+/// Position of the facts bits in the last word (the tag is its top byte).
+const FACTS_AT: u32 = 56 + super::FACTS_SHIFT;
+
+/// The last image word's facts bits for `facts`.
+#[inline(always)]
+const fn facts_word(facts: u8) -> u64 {
+    (facts as u64) << FACTS_AT
+}
+
 /// What [`loads`] read.
 #[derive(Clone, Copy)]
 enum Loaded {
@@ -134,13 +144,14 @@ enum Loaded {
     Empty,
 }
 
-/// Image words and facts, SSE2 classification.
+/// Image words, with the facts bits already in the last word (tag `L`
+/// still 0); SSE2 classification.
 ///
 /// # Safety
 /// `p` is readable for `n <= 23` bytes.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline(always)]
-unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
+unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64) {
     use std::arch::x86_64::*;
     // SAFETY: forwarded contract.
     let ld = unsafe { loads(p, n) };
@@ -170,26 +181,25 @@ unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
                 let v = _mm_set1_epi64x(v64(real));
                 (w0, 0, 0, v, bad(v))
             }
-            Loaded::Empty => return (0, 0, 0, facts::ALL),
+            Loaded::Empty => return (0, 0, facts_word(facts::ALL)),
         };
-        let ascii = (_mm_movemask_epi8(or) == 0) as u8;
-        let safe = (_mm_movemask_epi8(bad) == 0) as u8;
-        (
-            w0,
-            w1,
-            w2,
-            (ascii * facts::ASCII) | (safe * facts::JSON_SAFE),
-        )
+        // A 16-bit movemask minus one has every high bit set iff it was
+        // zero: each fact bit is one `dec` and one `and`, no compare.
+        let ma = _mm_movemask_epi8(or) as u32 as u64;
+        let mb = _mm_movemask_epi8(bad) as u32 as u64;
+        let fw = (ma.wrapping_sub(1) & facts_word(facts::ASCII))
+            | (mb.wrapping_sub(1) & facts_word(facts::JSON_SAFE));
+        (w0, w1, w2 | fw)
     }
 }
 
-/// Image words and facts, SWAR classification (portable; what Miri runs).
+/// As [`parts`], with SWAR classification (portable; what Miri runs).
 ///
 /// # Safety
 /// `p` is readable for `n <= 23` bytes.
 #[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), inline(always))]
-unsafe fn parts_swar(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
+unsafe fn parts_swar(p: *const u8, n: usize) -> (u64, u64, u64) {
     // SAFETY: forwarded contract.
     let (w0, w1, w2, or, bad) = match unsafe { loads(p, n) } {
         Loaded::Three(a, b, t, w2) => (
@@ -201,16 +211,12 @@ unsafe fn parts_swar(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
         ),
         Loaded::Two(a, t, w1) => (a, w1, 0, a | t, facts::swar_bad(a) | facts::swar_bad(t)),
         Loaded::One(real, w0) => (w0, 0, 0, real, facts::swar_bad(real)),
-        Loaded::Empty => return (0, 0, 0, facts::ALL),
+        Loaded::Empty => return (0, 0, facts_word(facts::ALL)),
     };
     let ascii = (or & facts::HI == 0) as u8;
     let safe = (bad == 0) as u8;
-    (
-        w0,
-        w1,
-        w2,
-        (ascii * facts::ASCII) | (safe * facts::JSON_SAFE),
-    )
+    let f = (ascii * facts::ASCII) | (safe * facts::JSON_SAFE);
+    (w0, w1, w2 | facts_word(f))
 }
 
 /// Portable targets (and Miri) classify with SWAR.
@@ -219,7 +225,7 @@ unsafe fn parts_swar(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
 /// `p` is readable for `n <= 23` bytes.
 #[cfg(not(all(target_arch = "x86_64", not(miri))))]
 #[inline(always)]
-unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64, u8) {
+unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64) {
     // SAFETY: forwarded contract.
     unsafe { parts_swar(p, n) }
 }
@@ -272,7 +278,9 @@ mod tests {
                 let got = [unsafe { parts(b.as_ptr(), n) }, unsafe {
                     parts_swar(b.as_ptr(), n)
                 }];
-                for (w0, w1, w2, gf) in got {
+                for (w0, w1, w2) in got {
+                    let gf = (w2 >> FACTS_AT) as u8;
+                    let w2 = w2 & ((1 << FACTS_AT) - 1);
                     let mut img = [0u8; 24];
                     img[..8].copy_from_slice(&w0.to_le_bytes());
                     img[8..16].copy_from_slice(&w1.to_le_bytes());

@@ -588,6 +588,31 @@ mod tests {
     }
 
     #[test]
+    fn str_tag_forms_are_disjoint() {
+        // Clone/drop test only the sign bit; as_bytes/len only `L == 31`.
+        for n in 0..=INLINE_CAP {
+            for f in 0..=facts::ALL {
+                let t = inline::tag(n, f);
+                assert!(t != 0 && t & HEAP_BIT == 0 && t & LEN_MASK != PTR_FORM);
+                assert_eq!((t & LEN_MASK) as usize - 1, n);
+            }
+        }
+        let forms = [
+            Str::from("inline"),
+            Str::from_static("static"),
+            Str::from("a heap string, longer than 23 bytes"),
+        ];
+        for (i, s) in forms.iter().enumerate() {
+            assert_eq!(
+                [s.is_inline(), s.is_static(), s.is_heap()],
+                [i == 0, i == 1, i == 2]
+            );
+            assert_eq!(s.last.is_heap(), s.tag() & HEAP_BIT != 0);
+            assert_eq!(s.facts(), facts::ALL);
+        }
+    }
+
+    #[test]
     fn str_content_hash_is_hash_bytes_and_cached() {
         for s in samples() {
             let a = Str::from(s.as_str());
