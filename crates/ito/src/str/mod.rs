@@ -40,13 +40,15 @@
 //! copied with a plain `memcpy`. [`quote_str`] uses `is_json_safe` to write
 //! a string as JSON with one `memcpy` and two quotes.
 //!
-//! The price is paid at creation: building an 11-byte inline `Str` from a
-//! `&str` classifies while copying and measured about 2-3x the time of
-//! `CompactString::from` (a plain copy) in our benchmarks, a few
-//! nanoseconds. We kept the facts eager because they are what makes
-//! concatenation and JSON output rescan-free; computing them lazily for
-//! inline strings would close that gap and is the obvious next step if it
-//! matters more.
+//! The price is paid at creation. An inline `Str` is built in registers
+//! (`inline.rs`: overlapping in-bounds loads, one SSE2 classification on
+//! x86_64, the image written straight from the loads), which costs about
+//! 20 more instructions than `CompactString::from`'s plain copy: in a tight
+//! `from` loop that is roughly 0.4-0.5x its speed (2-3 ns against 1.5 ns
+//! here; `bench/RESULTS.md`). We kept the facts eager because they are what
+//! makes concatenation and JSON output rescan-free; computing them lazily
+//! for inline strings would close that gap, at the price of a classification
+//! on every `is_json_safe`/`concat` of an inline string.
 //!
 //! # Hash
 //!
@@ -57,13 +59,21 @@
 //!
 //! # Testing
 //!
-//! Unit tests of the unsafe parts run under Miri:
-//! `cargo +nightly miri test -p ito --lib -- str:: facts:: --skip nostr` (the exhaustive
-//! facts-kernel test is skipped there; a Miri-sized variant runs instead).
 //! Integration tests: `tests/str_alloc.rs` (counting allocator),
 //! `tests/str_model.rs` (model-based proptest against `String`),
 //! `tests/str_format.rs` (`format!` vs `std::format!`),
 //! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//!
+//! The unsafe parts run under Miri with strict provenance (proptest runs
+//! 8 cases there, without failure persistence; the exhaustive kernel tests
+//! have Miri-sized variants). Under Miri the inline path classifies with
+//! SWAR, the same loads as the SSE2 path:
+//!
+//! ```text
+//! MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p ito \
+//!     --test str_model --test str_alloc --test str_traits --test str_format
+//! MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p ito --lib -- str:: facts:: --skip nostr
+//! ```
 //!
 //! # Not built
 //!
