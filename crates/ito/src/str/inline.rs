@@ -33,7 +33,8 @@
 //! n >= 16:  a = [0..8]  b = [8..16]  t = [n-8..n]         image (a, b, t >> 8(24-n))
 //! 8..=15:   a = [0..8]  t = [n-8..n]                      image (a, t >> 8(16-n), 0)
 //! 4..=7:    lo = [0..4] hi = [n-4..n]  (u32)              image (lo | hi << 8(n-4))
-//! 1..=3:    b0, b[n/2], b[n-1]  (single bytes)            image (b0 | ...)
+//! 2..=3:    lo = [0..2] hi = [n-2..n]  (u16)              image (lo | hi << 8(n-2))
+//! 1:        b = [0]                                       image (b)
 //! ```
 //!
 //! Every loaded byte is a real byte of the string (overlaps only repeat
@@ -88,7 +89,8 @@ unsafe fn loads(p: *const u8, n: usize) -> Loaded {
     };
     // SAFETY: every load lies within `p[..n]`: 8-byte loads only when
     // n >= 8 (at 0, at 8 when n >= 16, and at n - 8), 4-byte loads at 0 and
-    // n - 4 when n >= 4, single bytes at 0, n/2 and n - 1 when n >= 1.
+    // n - 4 when n >= 4, 2-byte loads at 0 and n - 2 when n >= 2, one byte
+    // when n == 1.
     unsafe {
         if n >= 16 {
             let a = load8(p);
@@ -107,14 +109,14 @@ unsafe fn loads(p: *const u8, n: usize) -> Loaded {
             let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
             let hi = u32::from_le(p.add(n - 4).cast::<u32>().read_unaligned()) as u64;
             Loaded::One(lo | hi << 32, lo | hi << (8 * (n - 4)))
-        } else if n >= 1 {
-            let b0 = *p as u64;
-            let bm = *p.add(n / 2) as u64;
-            let bl = *p.add(n - 1) as u64;
-            let c = b0 | bm << 8 | bl << 16;
-            // Eight real bytes: c repeated (bytes 0..3, 3..6, 6..8).
-            let real = c.wrapping_mul(1 | 1 << 24 | 1 << 48);
-            Loaded::One(real, b0 | bm << (8 * (n / 2)) | bl << (8 * (n - 1)))
+        } else if n >= 2 {
+            let lo = u16::from_le(p.cast::<u16>().read_unaligned()) as u64;
+            let hi = u16::from_le(p.add(n - 2).cast::<u16>().read_unaligned()) as u64;
+            let c = lo | hi << 16; // four real bytes (overlapping when n == 3)
+            Loaded::One(c | c << 32, lo | hi << (8 * (n - 2)))
+        } else if n == 1 {
+            let b = *p as u64;
+            Loaded::One(b * 0x0101_0101_0101_0101, b)
         } else {
             Loaded::Empty
         }
