@@ -30,7 +30,7 @@
 //! three words of the handle, and classified.
 //!
 //! ```text
-//! n >= 16:  a = [0..8]  b = [8..16]  t = [n-8..n]         image (a, b, t >> 8(24-n))
+//! n >= 16:  a = [0..8]  b = [8..16]  t = [n-8..n]         image (a, b, t >> 8(24-n) or 0 if n = 16)
 //! 8..=15:   a = [0..8]  t = [n-8..n]                      image (a, t >> 8(16-n), 0)
 //! 4..=7:    lo = [0..4] hi = [n-4..n]  (u32)              image (lo | hi << 8(n-4))
 //! 2..=3:    lo = [0..2] hi = [n-2..n]  (u16)              image (lo | hi << 8(n-2))
@@ -43,7 +43,9 @@
 //! (SSE2 is baseline there: no dispatch, no feature test); elsewhere, and
 //! under Miri, on the same words with SWAR arithmetic (`simd/facts.rs`).
 //! Either way it is straight-line code after one branch on the length
-//! class: no loop, no call.
+//! class: no loop, no call. The SSE2 path turns its two 16-bit movemasks
+//! into the tag's fact bits with `mask - 1` (all high bits set iff the mask
+//! was 0) and an `and`, without compares.
 
 use super::{Str, INLINE_CAP};
 use crate::simd::facts;

@@ -44,8 +44,8 @@
 //! (`inline.rs`: overlapping in-bounds loads, one SSE2 classification on
 //! x86_64, the image written straight from the loads), which costs about
 //! 20 more instructions than `CompactString::from`'s plain copy: in a tight
-//! `from` loop that is roughly 0.4-0.5x its speed (2-3 ns against 1.5 ns
-//! here; `bench/RESULTS.md`). We kept the facts eager because they are what
+//! `from` loop that is roughly 0.3-0.45x its speed (about 2.5 ns against
+//! 1 ns here; `bench/RESULTS.md`). We kept the facts eager because they are what
 //! makes concatenation and JSON output rescan-free; computing them lazily
 //! for inline strings would close that gap, at the price of a classification
 //! on every `is_json_safe`/`concat` of an inline string.
