@@ -75,6 +75,9 @@
 //! MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p ito --lib -- str:: facts:: --skip nostr
 //! ```
 //!
+//! Both pass (2026-11-21, nightly Miri): about 2 + 4 minutes of
+//! interpretation on one loaded core, plus the Miri build.
+//!
 //! # Not built
 //!
 //! - No 24-byte inline form (see `inline.rs` for why 23).
