@@ -18,9 +18,15 @@
 //!
 //! Every measured closure returns its result through `black_box`, and the
 //! result is dropped inside the measurement (all peers pay their free).
+//!
+//! On a shared, loaded machine criterion's means swing by 2x between runs.
+//! `ITO_STR_BEST_OF=1 cargo bench -p ito-bench --bench str` instead prints
+//! a best-of-100 table of the `from`/`clone`/`quote_str` cases (each peer
+//! timed in alternation, the fastest round kept): the least disturbed run
+//! of each, which is what the per-operation cost is.
 
 use compact_str::{format_compact, CompactString};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use ito::{Kernel, Str};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -186,5 +192,86 @@ fn quote(c: &mut Criterion) {
     g.finish();
 }
 
+/// Time `f` over `iters` calls; keep the fastest round in `best` (ns/call).
+fn best_round<F: FnMut()>(iters: u64, mut f: F, best: &mut f64) {
+    let t = std::time::Instant::now();
+    for _ in 0..iters {
+        f();
+    }
+    *best = best.min(t.elapsed().as_secs_f64() * 1e9 / iters as f64);
+}
+
+/// The best-of-N table (see the module doc).
+fn best_of_n() {
+    let rounds = 100;
+    let pair = |name: &str, ours: f64, peer_name: &str, peer: f64| {
+        println!(
+            "{name:18} Str {ours:7.2} ns   {peer_name:14} {peer:7.2} ns   peer/ito {:.2}",
+            peer / ours
+        );
+    };
+    for s in ["abc", "short_key_1", "a_twenty_one_byte_key"] {
+        let s: &str = black_box(s);
+        let (mut a, mut c) = (f64::MAX, f64::MAX);
+        for _ in 0..rounds {
+            best_round(200_000, || drop(black_box(Str::from(s))), &mut a);
+            best_round(200_000, || drop(black_box(CompactString::from(s))), &mut c);
+        }
+        pair(&format!("from/inline_{}B", s.len()), a, "CompactString", c);
+    }
+    let long = "x".repeat(64);
+    let long: &str = black_box(&long);
+    let (mut a, mut c) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        best_round(100_000, || drop(black_box(Str::from(long))), &mut a);
+        best_round(100_000, || drop(black_box(Arc::<str>::from(long))), &mut c);
+    }
+    pair("from/heap_64B", a, "Arc<str>", c);
+    let (si, ci) = (Str::from("short_key_1"), CompactString::from("short_key_1"));
+    let (sh, ah) = (Str::from(long), Arc::<str>::from(long));
+    let [mut a, mut c, mut d, mut e] = [f64::MAX; 4];
+    for _ in 0..rounds {
+        best_round(200_000, || drop(black_box(black_box(&si).clone())), &mut a);
+        best_round(200_000, || drop(black_box(black_box(&ci).clone())), &mut c);
+        best_round(200_000, || drop(black_box(black_box(&sh).clone())), &mut d);
+        best_round(200_000, || drop(black_box(black_box(&ah).clone())), &mut e);
+    }
+    pair("clone/inline_11B", a, "CompactString", c);
+    pair("clone/heap_64B", d, "Arc<str>", e);
+    let text: String = (0..4096).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+    let s = Str::from(text.as_str());
+    let mut dst: Vec<u8> = Vec::with_capacity(8192);
+    let (mut a, mut c) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        best_round(
+            10_000,
+            || {
+                dst.clear();
+                ito::str::quote_str(&mut dst, black_box(&s));
+                black_box(dst.len());
+            },
+            &mut a,
+        );
+        best_round(
+            10_000,
+            || {
+                dst.clear();
+                dst.extend_from_slice(black_box(s.as_bytes()));
+                black_box(dst.len());
+            },
+            &mut c,
+        );
+    }
+    pair("quote_str/4KiB", a, "memcpy", c);
+}
+
 criterion_group!(benches, interp, from_and_clone, quote);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::var_os("ITO_STR_BEST_OF").is_some() {
+        best_of_n();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

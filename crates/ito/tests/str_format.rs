@@ -241,8 +241,23 @@ fn text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// 256 cases natively. Under Miri (~1000x slower) a handful of cases still
+/// walks every unsafe path, and failure persistence (file access, which
+/// Miri's isolation forbids) is off.
+fn config() -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 8,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::with_cases(256)
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(config())]
 
     #[test]
     fn random_values(a in text(), b in text(), n in any::<i64>(), u in any::<u32>(), f in any::<f64>(), w in 0usize..40) {

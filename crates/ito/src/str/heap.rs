@@ -8,6 +8,7 @@
 //! +----------------+----------------+--------+--------+-------+---------------+
 //!                                                                ^
 //! Str handle (24 bytes):  [ data ptr: 8 | len: 8 | pad: 7 | tag ]-'
+//! tag = 0b1 S A 11111   (bit 7 set: the only form that owns a count)
 //! ```
 //!
 //! - The handle points at the *bytes*, not the header, so `Deref` is

@@ -8,9 +8,9 @@
 //!
 //! ```text
 //!            bytes 0..8        8..16        16..23      23
-//! inline   [ content (up to 23 bytes), zero padded   | 0 S A LLLLL ]  len+1 in L
-//! static   [ ptr -> &'static | len        | 0        | 1 S A 00010 ]
-//! heap     [ ptr -> bytes    | len        | 0        | 1 S A 00001 ]
+//! inline   [ content (up to 23 bytes), zero padded   | 0 S A LLLLL ]  len+1 in L (1..=24)
+//! static   [ ptr -> &'static | len        | 0        | 0 S A 11111 ]
+//! heap     [ ptr -> bytes    | len        | 0        | 1 S A 11111 ]
 //!              |
 //!              v  (one allocation)
 //!   [ rc | hash | len | cap | flags ][ bytes ... ]
@@ -22,6 +22,15 @@
 //! representation) for the details; the tag is never 0, which is
 //! `Option<Str>`'s niche.
 //!
+//! The tag is laid out for the two hot tests:
+//! - "does this handle own a reference count?" (clone, drop) is bit 7
+//!   alone, the sign of the last word: heap is the only form with it set,
+//!   so clone and drop of inline and static strings cost one
+//!   well-predicted sign test on top of the 24-byte copy;
+//! - "where are the bytes?" (`as_bytes`, `len`) is the 5-bit `L` field:
+//!   31 means pointer + length (static or heap), anything else is an
+//!   inline length + 1.
+//!
 //! # Facts
 //!
 //! The facts are computed by a fused copy + classify kernel
@@ -31,13 +40,15 @@
 //! copied with a plain `memcpy`. [`quote_str`] uses `is_json_safe` to write
 //! a string as JSON with one `memcpy` and two quotes.
 //!
-//! The price is paid at creation: building an 11-byte inline `Str` from a
-//! `&str` classifies while copying and measured about 2-3x the time of
-//! `CompactString::from` (a plain copy) in our benchmarks, a few
-//! nanoseconds. We kept the facts eager because they are what makes
-//! concatenation and JSON output rescan-free; computing them lazily for
-//! inline strings would close that gap and is the obvious next step if it
-//! matters more.
+//! The price is paid at creation. An inline `Str` is built in registers
+//! (`inline.rs`: overlapping in-bounds loads, one SSE2 classification on
+//! x86_64, the image written straight from the loads), which costs about
+//! 20 more instructions than `CompactString::from`'s plain copy: in a tight
+//! `from` loop that is roughly 0.3-0.45x its speed (about 2.5 ns against
+//! 1 ns here; `bench/RESULTS.md`). We kept the facts eager because they are what
+//! makes concatenation and JSON output rescan-free; computing them lazily
+//! for inline strings would close that gap, at the price of a classification
+//! on every `is_json_safe`/`concat` of an inline string.
 //!
 //! # Hash
 //!
@@ -48,13 +59,24 @@
 //!
 //! # Testing
 //!
-//! Unit tests of the unsafe parts run under Miri:
-//! `cargo +nightly miri test -p ito --lib -- str:: facts:: --skip nostr` (the exhaustive
-//! facts-kernel test is skipped there; a Miri-sized variant runs instead).
 //! Integration tests: `tests/str_alloc.rs` (counting allocator),
 //! `tests/str_model.rs` (model-based proptest against `String`),
 //! `tests/str_format.rs` (`format!` vs `std::format!`),
 //! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//!
+//! The unsafe parts run under Miri with strict provenance (proptest runs
+//! 8 cases there, without failure persistence; the exhaustive kernel tests
+//! have Miri-sized variants). Under Miri the inline path classifies with
+//! SWAR, the same loads as the SSE2 path:
+//!
+//! ```text
+//! MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p ito \
+//!     --test str_model --test str_alloc --test str_traits --test str_format
+//! MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -p ito --lib -- str:: facts:: --skip nostr
+//! ```
+//!
+//! Both pass (2026-11-21, nightly Miri): about 2 + 4 minutes of
+//! interpretation on one loaded core, plus the Miri build.
 //!
 //! # Not built
 //!
@@ -87,10 +109,12 @@ use std::num::NonZeroU64;
 pub const INLINE_CAP: usize = 23;
 
 const FACTS_SHIFT: u32 = 5;
-const NON_INLINE: u8 = 0x80;
-const KIND_HEAP: u8 = 0x01;
-const KIND_STATIC: u8 = 0x02;
+/// Tag bit 7: a heap handle (owns a reference count). Set in no other form.
+const HEAP_BIT: u8 = 0x80;
+/// The tag's `L` field: inline length + 1, or [`PTR_FORM`].
 const LEN_MASK: u8 = 0x1F;
+/// `L` value of the static and heap forms (pointer + length in the head).
+const PTR_FORM: u8 = 0x1F;
 
 /// Bytes 16..24 of a `Str` as one word: inline content bytes 16..23 (or
 /// zero padding) and the tag in byte 23. The tag is never zero, so neither
@@ -117,6 +141,11 @@ impl Last {
     #[inline(always)]
     const fn tag(self) -> u8 {
         (u64::from_le(self.0.get()) >> 56) as u8
+    }
+    /// Whether the tag has [`HEAP_BIT`]: the sign of the word, one test.
+    #[inline(always)]
+    const fn is_heap(self) -> bool {
+        (u64::from_le(self.0.get()) as i64) < 0
     }
 }
 
@@ -189,7 +218,8 @@ impl Str {
     /// UTF-8 and the tag's facts are its facts.
     #[inline(always)]
     unsafe fn from_inline_raw(raw: [u8; 24]) -> Str {
-        debug_assert!(raw[23] & NON_INLINE == 0 && raw[23] & LEN_MASK != 0);
+        debug_assert!(raw[23] & HEAP_BIT == 0 && raw[23] & LEN_MASK != 0);
+        debug_assert!(raw[23] & LEN_MASK <= INLINE_CAP as u8 + 1);
         // SAFETY: `Str` is 24 bytes of plain data whose only invariant-bearing
         // byte is the tag (non-zero, valid per the contract); an inline
         // `Head` is read only as bytes.
@@ -208,7 +238,7 @@ impl Str {
             head: Head {
                 ptr: PtrLen { ptr: data, len },
             },
-            last: Last::with_tag(NON_INLINE | KIND_HEAP | (facts << FACTS_SHIFT)),
+            last: Last::with_tag(HEAP_BIT | PTR_FORM | (facts << FACTS_SHIFT)),
         }
     }
 
@@ -276,9 +306,9 @@ impl Str {
     /// ```
     #[inline(always)]
     pub fn as_bytes(&self) -> &[u8] {
-        let tag = self.tag();
-        if tag & NON_INLINE == 0 {
-            let len = (tag & LEN_MASK) as usize - 1;
+        let l = self.tag() & LEN_MASK;
+        if l != PTR_FORM {
+            let len = l as usize - 1;
             // SAFETY: inline: the first `len <= 23` bytes of the handle are
             // the initialised content.
             unsafe { std::slice::from_raw_parts((self as *const Str).cast::<u8>(), len) }
@@ -310,9 +340,9 @@ impl Str {
     /// ```
     #[inline]
     pub fn len(&self) -> usize {
-        let tag = self.tag();
-        if tag & NON_INLINE == 0 {
-            (tag & LEN_MASK) as usize - 1
+        let l = self.tag() & LEN_MASK;
+        if l != PTR_FORM {
+            l as usize - 1
         } else {
             // SAFETY: heap/static handles hold a `PtrLen`.
             unsafe { self.head.ptr.len }
@@ -359,7 +389,7 @@ impl Str {
     /// ```
     #[inline]
     pub fn is_inline(&self) -> bool {
-        self.tag() & NON_INLINE == 0
+        self.tag() & LEN_MASK != PTR_FORM
     }
 
     /// Whether this handle borrows a `&'static str`.
@@ -369,7 +399,7 @@ impl Str {
     /// ```
     #[inline]
     pub fn is_static(&self) -> bool {
-        self.tag() & (NON_INLINE | LEN_MASK) == NON_INLINE | KIND_STATIC
+        self.tag() & (HEAP_BIT | LEN_MASK) == PTR_FORM
     }
 
     /// Whether this handle shares a heap allocation.
@@ -379,7 +409,7 @@ impl Str {
     /// ```
     #[inline]
     pub fn is_heap(&self) -> bool {
-        self.tag() & (NON_INLINE | LEN_MASK) == NON_INLINE | KIND_HEAP
+        self.last.is_heap()
     }
 
     /// The seeded XXH3-64 hash of the bytes (the crate's `hash_bytes`),
@@ -568,6 +598,31 @@ mod tests {
         ];
         v.push("long ascii and json safe text, more than 23 bytes".into());
         v
+    }
+
+    #[test]
+    fn str_tag_forms_are_disjoint() {
+        // Clone/drop test only the sign bit; as_bytes/len only `L == 31`.
+        for n in 0..=INLINE_CAP {
+            for f in 0..=facts::ALL {
+                let t = inline::tag(n, f);
+                assert!(t != 0 && t & HEAP_BIT == 0 && t & LEN_MASK != PTR_FORM);
+                assert_eq!((t & LEN_MASK) as usize - 1, n);
+            }
+        }
+        let forms = [
+            Str::from("inline"),
+            Str::from_static("static"),
+            Str::from("a heap string, longer than 23 bytes"),
+        ];
+        for (i, s) in forms.iter().enumerate() {
+            assert_eq!(
+                [s.is_inline(), s.is_static(), s.is_heap()],
+                [i == 0, i == 1, i == 2]
+            );
+            assert_eq!(s.last.is_heap(), s.tag() & HEAP_BIT != 0);
+            assert_eq!(s.facts(), facts::ALL);
+        }
     }
 
     #[test]

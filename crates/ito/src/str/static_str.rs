@@ -6,7 +6,7 @@
 //! | ptr: *const u8 | len: usize     | pad[0..7]=0 | tag |
 //! +----------------+----------------+-------------+-----+
 //!   0                8                16            23
-//! tag = 0b1 S A 00010   (bit 7 set, kind 2 = static)
+//! tag = 0b0 S A 11111   (bit 7 clear: no count; L = 31: pointer form)
 //! ```
 //!
 //! Clone is a bitwise copy and drop does nothing: no atomics. The facts are
@@ -14,7 +14,7 @@
 //! `static` item they cost nothing at run time; a run-time call scans once
 //! (no copy happens, so there is no copy to fuse with).
 
-use super::{Head, Last, PtrLen, Str, FACTS_SHIFT, KIND_STATIC, NON_INLINE};
+use super::{Head, Last, PtrLen, Str, FACTS_SHIFT, PTR_FORM};
 use crate::simd::facts;
 
 impl Str {
@@ -30,7 +30,7 @@ impl Str {
     #[inline]
     pub const fn from_static(s: &'static str) -> Str {
         let f = facts::classify_scalar(s.as_bytes());
-        let tag = NON_INLINE | KIND_STATIC | (f << FACTS_SHIFT);
+        let tag = PTR_FORM | (f << FACTS_SHIFT);
         Str {
             head: Head {
                 ptr: PtrLen {
