@@ -1001,7 +1001,7 @@ pub(crate) const UNESCAPE_SLACK: usize = 16;
 /// # Safety
 /// `out` must be valid for `src.len() + UNESCAPE_SLACK` byte writes and
 /// must not overlap `src`.
-#[inline(always)]
+#[inline(never)]
 pub(crate) unsafe fn unescape_bytes(src: &[u8], out: *mut u8) -> Result<usize, usize> {
     const { assert!(<UnescapeBlock as Block>::W <= UNESCAPE_SLACK) };
     // SAFETY: the caller's room covers n + W; the baseline block (or SWAR)
@@ -1010,7 +1010,7 @@ pub(crate) unsafe fn unescape_bytes(src: &[u8], out: *mut u8) -> Result<usize, u
 }
 
 /// In-place form of [`unescape_bytes`]: decodes `buf` into its own start.
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
     let p = buf.as_mut_ptr();
     // SAFETY: reads and writes stay within buf; baseline instructions.
