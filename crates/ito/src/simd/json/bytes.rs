@@ -25,10 +25,12 @@
 //! else a padded partial load; the in-place form only ever moves exact
 //! lengths there.
 //!
-//! Only the baseline 16-byte block (SSE2 / NEON; SWAR elsewhere and under
-//! Miri) is instantiated, inline and without dispatch: relay strings are
-//! short and escape-dense, where a wider block re-reads more bytes after
-//! each escape and a dispatch call costs as much as a 100-byte string.
+//! Every kernel level instantiates it (`kernels!`), and inputs of 64 bytes
+//! or more take the best one through the cached table; shorter inputs run
+//! the baseline 16-byte block (SSE2 / NEON; SWAR elsewhere and under Miri)
+//! inline, where a wide block would only take the slower partial-load
+//! tail. Within a block, the flagged bytes are handled from the mask in
+//! hand, so a wider block means fewer reloads between close escapes.
 
 use std::ptr;
 
@@ -211,6 +213,31 @@ unsafe fn move_short(src: *const u8, dst: *mut u8, k: usize) {
     }
 }
 
+/// Moves `k < 64` bytes (`k < 16` unless `wide`) from `src` to `dst`
+/// (`dst <= src`, possibly overlapping): 16-byte chunks front to back (each loaded before it is
+/// stored, and a store never reaches bytes a later chunk loads), then
+/// [`move_short`] for the rest.
+///
+/// # Safety
+/// `src..src + k` readable, `dst..dst + k` writable.
+#[inline(always)]
+unsafe fn move_exact(wide: bool, mut src: *const u8, mut dst: *mut u8, mut k: usize) {
+    if wide {
+        while k >= 16 {
+            // SAFETY: 16 <= k bytes on both sides.
+            unsafe {
+                let a = ptr::read_unaligned(src as *const [u8; 16]);
+                ptr::write_unaligned(dst as *mut [u8; 16], a);
+                src = src.add(16);
+                dst = dst.add(16);
+            }
+            k -= 16;
+        }
+    }
+    // SAFETY: k < 16 bytes remain on both sides.
+    unsafe { move_short(src, dst, k) }
+}
+
 /// Unescapes `src..src + n` to `out`; returns the decoded length, or the
 /// offset of the first byte that is not allowed (a raw `"` or control byte,
 /// or the `\` of a bad or cut-off escape).
@@ -220,14 +247,14 @@ unsafe fn move_short(src: *const u8, dst: *mut u8, k: usize) {
 ///
 /// # Safety
 /// `src..src + n` readable; the `out` requirement above; the CPU supports
-/// `V`. `V::W <= 16` (the in-place moves are at most 15 bytes).
+/// `V`. `V::W <= 64`.
 #[inline(always)]
 pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
     src: *const u8,
     n: usize,
     out: *mut u8,
 ) -> Result<usize, usize> {
-    const { assert!(V::W <= 16) };
+    const { assert!(V::W <= 64) };
     let mut i = 0usize; // read position
                         // Write position, w <= i.
     let mut w = 0usize;
@@ -275,7 +302,7 @@ pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
                 }
                 if m == 0 {
                     if IN_PLACE {
-                        move_short(src.add(i), out.add(w), rem);
+                        move_exact(V::W > 16, src.add(i), out.add(w), rem);
                     }
                     return Ok(w + rem);
                 }
@@ -287,7 +314,7 @@ pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
         let j = first::<V>(m);
         if IN_PLACE {
             // SAFETY: j < W bytes within the block; w <= i.
-            unsafe { move_short(src.add(i), out.add(w), j) };
+            unsafe { move_exact(V::W > 16, src.add(i), out.add(w), j) };
         }
         i += j;
         w += j;
@@ -332,12 +359,15 @@ pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
             }
             let gap = base + first::<V>(m) - i;
             // SAFETY: gap < W bytes of src from i are in the block; the copy
-            // form moves a fixed W bytes (i + W <= n checked) into its room.
+            // form moves a fixed W (or 16) bytes, in bounds by the checks,
+            // into its n + W bytes of room (w <= i).
             unsafe {
                 if IN_PLACE {
-                    move_short(src.add(i), out.add(w), gap);
+                    move_exact(V::W > 16, src.add(i), out.add(w), gap);
                 } else if i + V::W <= n {
-                    ptr::copy_nonoverlapping(src.add(i), out.add(w), V::W);
+                    V::load(src.add(i)).store(out.add(w));
+                } else if V::W > 16 && gap < 16 && i + 16 <= n {
+                    ptr::copy_nonoverlapping(src.add(i), out.add(w), 16);
                 } else {
                     break;
                 }
@@ -349,30 +379,58 @@ pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
     }
 }
 
-/// Both forms with the SWAR block and with [`super::UnescapeBlock`], for
-/// tests that hold them against a scalar reference: `(name, result)`.
+/// Both forms with every kernel this CPU runs and with the inline
+/// [`super::UnescapeBlock`], for tests that hold them against a scalar
+/// reference: `(name, result)`.
 #[cfg(test)]
-pub(crate) fn every_form(src: &[u8]) -> Vec<(&'static str, Result<Vec<u8>, usize>)> {
-    fn both<V: Block>(src: &[u8]) -> [Result<Vec<u8>, usize>; 2] {
-        let mut out = vec![0u8; src.len() + V::W];
-        // SAFETY: out has n + W bytes and does not overlap src; the blocks
-        // used here run on every CPU this is compiled for.
-        let a = unsafe { unescape::<V, false>(src.as_ptr(), src.len(), out.as_mut_ptr()) }
-            .map(|k| out[..k].to_vec());
+pub(crate) fn every_form(src: &[u8]) -> Vec<(String, Result<Vec<u8>, usize>)> {
+    fn both(
+        copy: super::BytesFn,
+        in_place: super::BytesFn,
+        src: &[u8],
+    ) -> [Result<Vec<u8>, usize>; 2] {
+        let mut out = vec![0u8; src.len() + super::UNESCAPE_SLACK];
+        // SAFETY: out has n + 64 bytes and does not overlap src; the
+        // kernels passed in run on this CPU.
+        let a =
+            unsafe { copy(src.as_ptr(), src.len(), out.as_mut_ptr()) }.map(|k| out[..k].to_vec());
         let mut buf = src.to_vec();
         let p = buf.as_mut_ptr();
         // SAFETY: in place within buf.
-        let b = unsafe { unescape::<V, true>(p, buf.len(), p) }.map(|k| buf[..k].to_vec());
+        let b = unsafe { in_place(p, buf.len(), p) }.map(|k| buf[..k].to_vec());
         [a, b]
     }
-    let [a, b] = both::<super::swar::Swar>(src);
-    let [c, d] = both::<super::UnescapeBlock>(src);
-    vec![
-        ("swar copy", a),
-        ("swar in place", b),
-        ("block copy", c),
-        ("block in place", d),
-    ]
+    /// # Safety
+    /// As `unescape` (copy form).
+    unsafe fn inline_copy(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+        // SAFETY: per the caller; the inline block needs no detection.
+        unsafe { unescape::<super::UnescapeBlock, false>(src, n, out) }
+    }
+    /// # Safety
+    /// As `unescape` (in place).
+    unsafe fn inline_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+        // SAFETY: per the caller; the inline block needs no detection.
+        unsafe { unescape::<super::UnescapeBlock, true>(src, n, out) }
+    }
+    let mut all = Vec::new();
+    let [a, b] = both(inline_copy, inline_in_place, src);
+    all.push(("inline copy".to_string(), a));
+    all.push(("inline in place".to_string(), b));
+    for k in crate::Kernel::available() {
+        let t = super::kernels_for(k).unwrap();
+        let [a, b] = both(t.unescape_bytes, t.unescape_bytes_in_place, src);
+        all.push((format!("{k} copy"), a));
+        all.push((format!("{k} in place"), b));
+    }
+    // And the entry points.
+    let mut out = vec![0u8; src.len() + super::UNESCAPE_SLACK];
+    // SAFETY: room for n + 64 bytes, no overlap.
+    let a = unsafe { super::unescape_bytes(src, out.as_mut_ptr()) }.map(|k| out[..k].to_vec());
+    all.push(("unescape_bytes".to_string(), a));
+    let mut buf = src.to_vec();
+    let b = super::unescape_bytes_in_place(&mut buf).map(|k| buf[..k].to_vec());
+    all.push(("unescape_bytes_in_place".to_string(), b));
+    all
 }
 
 #[cfg(test)]

@@ -870,7 +870,15 @@ pub(crate) struct Kernels {
     pub(crate) unescape: UnescapeFn,
     /// See [`scan_core`].
     pub(crate) scan: unsafe fn(&[u8]) -> (usize, bool),
+    /// Unescape to bytes, copy form (see `bytes.rs`).
+    pub(crate) unescape_bytes: BytesFn,
+    /// Unescape to bytes, in place (`out == src`).
+    pub(crate) unescape_bytes_in_place: BytesFn,
 }
+
+/// `(src, len, out) -> decoded length | offset of the failure`; see
+/// `bytes::unescape`.
+pub(crate) type BytesFn = unsafe fn(*const u8, usize, *mut u8) -> Result<usize, usize>;
 
 /// Instantiates a [`Kernels`] table for a block type inside functions
 /// compiled with the given target features.
@@ -914,11 +922,27 @@ macro_rules! kernels {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { scan_core::<$block>(src) }
             }
+            /// # Safety
+            /// As `bytes::unescape` (copy form), and CPU support.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::bytes::unescape::<$block, false>(src, n, out) }
+            }
+            /// # Safety
+            /// As `bytes::unescape` (in place), and CPU support.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::bytes::unescape::<$block, true>(src, n, out) }
+            }
             $crate::simd::json::Kernels {
                 escape,
                 escape_utf8,
                 unescape,
                 scan,
+                unescape_bytes,
+                unescape_bytes_in_place,
             }
         };
     };
@@ -983,20 +1007,23 @@ type Base16 = x86::Sse2;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 type Base16 = neon::Neon;
 
-/// The block [`unescape_bytes`] uses: the baseline 16-byte vector where
-/// there is one, SWAR elsewhere and under Miri.
+/// The block [`unescape_bytes`] uses for inputs under 64 bytes, inline and
+/// without dispatch: the baseline 16-byte vector where there is one, SWAR
+/// elsewhere and under Miri.
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(crate) type UnescapeBlock = Base16;
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 pub(crate) type UnescapeBlock = swar::Swar;
 
 /// Spare room [`unescape_bytes`] needs after the output start, beyond the
-/// input length.
-pub(crate) const UNESCAPE_SLACK: usize = 16;
+/// input length (the widest block).
+pub(crate) const UNESCAPE_SLACK: usize = 64;
 
 /// Unescapes JSON string text `src` to bytes at `out` (bytes >= 0x80
 /// verbatim, no UTF-8 check); returns the decoded length or the offset of
-/// the first byte that is not allowed. See `bytes.rs`.
+/// the first byte that is not allowed. See `bytes.rs`. Inputs under 64
+/// bytes run the baseline block inline; longer ones the best kernel's
+/// (AVX-512 re-reads fewer blocks between escapes).
 ///
 /// # Safety
 /// `out` must be valid for `src.len() + UNESCAPE_SLACK` byte writes and
@@ -1004,17 +1031,26 @@ pub(crate) const UNESCAPE_SLACK: usize = 16;
 #[inline(never)]
 pub(crate) unsafe fn unescape_bytes(src: &[u8], out: *mut u8) -> Result<usize, usize> {
     const { assert!(<UnescapeBlock as Block>::W <= UNESCAPE_SLACK) };
-    // SAFETY: the caller's room covers n + W; the baseline block (or SWAR)
-    // needs no CPU detection.
-    unsafe { bytes::unescape::<UnescapeBlock, false>(src.as_ptr(), src.len(), out) }
+    if src.len() < 64 {
+        // SAFETY: the caller's room covers n + W; the baseline block (or
+        // SWAR) needs no CPU detection.
+        return unsafe { bytes::unescape::<UnescapeBlock, false>(src.as_ptr(), src.len(), out) };
+    }
+    // SAFETY: best() only returns kernels this CPU supports; every block
+    // is at most UNESCAPE_SLACK wide.
+    unsafe { (best().unescape_bytes)(src.as_ptr(), src.len(), out) }
 }
 
 /// In-place form of [`unescape_bytes`]: decodes `buf` into its own start.
 #[inline(never)]
 pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
     let p = buf.as_mut_ptr();
-    // SAFETY: reads and writes stay within buf; baseline instructions.
-    unsafe { bytes::unescape::<UnescapeBlock, true>(p, buf.len(), p) }
+    if buf.len() < 64 {
+        // SAFETY: reads and writes stay within buf; baseline instructions.
+        return unsafe { bytes::unescape::<UnescapeBlock, true>(p, buf.len(), p) };
+    }
+    // SAFETY: as above, with a kernel this CPU supports.
+    unsafe { (best().unescape_bytes_in_place)(p, buf.len(), p) }
 }
 
 /// Quotes/escapes a clean input of 17..=64 bytes with baseline 16-byte
