@@ -2,9 +2,9 @@
 //! and the `json` escape kernels under it, against a plain byte-at-a-time
 //! reference of our own and serde_json, on every kernel the CPU offers.
 //!
-//! The sweeps target the kernels' block handling: runs of 0..=40 clean
-//! bytes between escapes (the in-block loop copies runs of at most 16 bytes
-//! and hands longer ones back to the block loop), every density from one
+//! The sweeps target the kernels' block handling: runs of 0..=70 clean
+//! bytes between escapes (the in-block loops copy runs of up to 16 bytes,
+//! or up to a whole block, and hand the rest back to the block loop), every density from one
 //! escape per block to all escapes, at every phase and at lengths around
 //! the block widths, so every path meets every tail.
 
@@ -72,7 +72,7 @@ const SPECIALS: &[u8] = b"\"\\\n\t\r\x08\x0c\x00\x01\x1f\x7f";
 
 #[test]
 fn every_gap_length_density_and_phase() {
-    for gap in 0..=40usize {
+    for gap in 0..=70usize {
         for phase in 0..=gap.min(8) {
             for len in [
                 1, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200,

@@ -24,10 +24,10 @@
 //! The escaper does not throw away the rest of the mask after its first
 //! escape: it walks the block's other flagged bytes (clear the lowest bit,
 //! count trailing zeros), copying the run before each with one fixed
-//! 16-byte move and writing the escape from a table of 8-byte entries
-//! (bytes, then the length in the top byte). A run longer than 16 bytes
-//! (or one too near the end of the input for the fixed move) goes back to
-//! the block loop. Escape-dense blocks (at least `DENSE_BITS` flags) are
+//! 16-byte move (or one 64-byte move for a longer run on AVX-512) and writing the
+//! escape from a table of 8-byte entries (bytes, then the length in the top
+//! byte). A run too near the end of the input for the fixed move goes back
+//! to the block loop. Escape-dense blocks (at least `DENSE_BITS` flags) are
 //! translated byte by byte through a table instead, which beats both.
 //!
 //! Tails never read past the end of the input. SSE2/AVX2/AVX-512/NEON
@@ -485,16 +485,24 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 let mut m = m & m.wrapping_sub(1);
                 while m != 0 {
                     let gap = block + first::<V>(m) - s;
-                    if gap > 16 || s + 16 > n {
-                        break;
-                    }
-                    out.ensure(24, n - s);
-                    // SAFETY: s + 16 <= n; 24 bytes of room: the 16-byte
-                    // copy and the 8-byte escape store after `gap <= 16`
-                    // bytes both end within it. TRANSLATE maps a byte that
-                    // needs no escape (a spurious SWAR flag) to itself.
+                    // gap < W: the flag is inside the block.
+                    out.ensure(V::W + 8, n - s);
+                    // SAFETY: the copy reads 16 (or W) bytes at s, in bounds
+                    // by the checks, and writes them at pos, followed by an
+                    // 8-byte escape store after `gap` bytes: all within the
+                    // W + 8 bytes of room (gap < W). TRANSLATE maps a byte
+                    // that needs no escape (a spurious SWAR flag) to itself.
                     unsafe {
-                        ptr::copy_nonoverlapping(sp.add(s), out.pos, 16);
+                        if gap <= 16 && s + 16 <= n {
+                            ptr::copy_nonoverlapping(sp.add(s), out.pos, 16);
+                        } else if V::W >= 64 && s + V::W <= n {
+                            // Longer runs with one 64-byte move (measured
+                            // a win for AVX-512 only; narrower blocks
+                            // reload instead).
+                            V::load(sp.add(s)).store(out.pos);
+                        } else {
+                            break;
+                        }
                         out.pos = out.pos.add(gap);
                         s += gap;
                         let e = TRANSLATE[*sp.add(s) as usize];
