@@ -60,6 +60,23 @@ fn roundtrip(c: &mut Criterion) {
                 black_box(&work[..n]);
             })
         });
+        // The two halves on their own (diagnostics; no peer).
+        g.bench_function(BenchmarkId::new("ito_escape_only", name), |b| {
+            b.iter(|| {
+                work.clear();
+                nostr::escape(&mut work, black_box(input));
+                black_box(&work);
+            })
+        });
+        let mut encoded = Vec::new();
+        nostr::escape(&mut encoded, input);
+        g.bench_function(BenchmarkId::new("ito_unescape_only", name), |b| {
+            b.iter(|| {
+                back.clear();
+                nostr::unescape(&mut back, black_box(&encoded)).unwrap();
+                black_box(&back);
+            })
+        });
         let s = String::from_utf8_lossy(input).into_owned();
         g.bench_function(BenchmarkId::new("serde_json", name), |b| {
             b.iter(|| {

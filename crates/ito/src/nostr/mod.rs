@@ -75,9 +75,10 @@ pub fn escape(dst: &mut Vec<u8>, src: &[u8]) {
 /// let err = unescape(&mut out, br"trailing \").unwrap_err();
 /// assert_eq!((err.offset(), err.kind()), (9, ErrorKind::UnexpectedEnd));
 /// ```
+#[inline]
 pub fn unescape(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
-    let start = dst.len();
-    scan::unescape_into(dst, src).inspect_err(|_| dst.truncate(start))
+    // The length is only set on success.
+    scan::unescape_into(dst, src)
 }
 
 /// Decodes JSON string text in place and returns the decoded length (the
@@ -89,6 +90,7 @@ pub fn unescape(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
 /// let n = ito::nostr::unescape_in_place(&mut buf).unwrap();
 /// assert_eq!(&buf[..n], b"tab\there");
 /// ```
+#[inline]
 pub fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
     scan::unescape_in_place(buf)
 }

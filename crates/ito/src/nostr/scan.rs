@@ -5,7 +5,9 @@
 //! The search for `"`, `\` or a control byte looks at the first 16 bytes
 //! inline, eight at a time in a `u64` (exact per-byte comparisons), since
 //! most runs between escapes are short; longer runs go to the `ito::json`
-//! SIMD scan kernel. Escaping itself is the `ito::json` escape kernel.
+//! SIMD scan kernel. Escaping itself is the `ito::json` escape kernel, and
+//! unescaping to bytes is the block kernel in `simd::json::bytes` (the
+//! scalar versions kept here are the test references).
 
 use super::error::{Error, ErrorKind};
 
@@ -90,6 +92,7 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
 }
 
 /// Whether `c` needs escaping (or, inside string text, attention).
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn is_special(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
@@ -199,6 +202,7 @@ pub(crate) fn escape_into(dst: &mut Vec<u8>, src: &[u8]) {
 ///
 /// # Safety
 /// `out` must be valid for as many byte writes as the encoding of `cp` needs.
+#[cfg(test)]
 #[inline(always)]
 unsafe fn put_utf8(out: *mut u8, cp: u32) -> usize {
     // SAFETY: the caller guarantees room for the encoding (1..=4 bytes).
@@ -313,10 +317,54 @@ pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error
 /// `dst`. Bytes >= 0x80 are copied verbatim (UTF-8 or not). On error `dst`
 /// keeps its length (spare capacity may have been written).
 ///
+/// The work is the block kernel in `simd::json::bytes`; this only sizes the
+/// buffer (decoding never lengthens) and turns a failure offset into an
+/// error by re-reading that spot with the scalar [`decode_escape`].
+#[inline]
+pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
+    let n = src.len();
+    dst.reserve(n + crate::simd::json::UNESCAPE_SLACK);
+    let base = dst.len();
+    // SAFETY: reserve made n + UNESCAPE_SLACK bytes after base writable,
+    // and that room is not part of src (src is borrowed while dst is
+    // exclusively borrowed).
+    let r = unsafe { crate::simd::json::unescape_bytes(src, dst.as_mut_ptr().add(base)) };
+    match r {
+        Ok(k) => {
+            // SAFETY: the kernel wrote k bytes after base.
+            unsafe { dst.set_len(base + k) };
+            Ok(())
+        }
+        Err(at) => Err(error_at(src, at)),
+    }
+}
+
+/// The error for the byte at `at`, where the unescape kernel stopped.
+#[cold]
+#[inline(never)]
+fn error_at(src: &[u8], at: usize) -> Error {
+    match src.get(at) {
+        Some(b'\\') => match decode_escape(src, at) {
+            Err(e) => e,
+            // The kernel and the scalar decoder agree on every input
+            // (tested); keep a sensible error if they ever did not.
+            Ok(_) => Error::new(at, ErrorKind::InvalidUnicodeEscape),
+        },
+        Some(&c) => special_error(at, c),
+        None => Error::new(at, ErrorKind::UnexpectedEnd),
+    }
+}
+
+#[cfg(test)]
+/// Scalar reference for [`unescape_into`] (tests only): appends the decoded bytes of string text `src` (no surrounding quotes) to
+/// `dst`. Bytes >= 0x80 are copied verbatim (UTF-8 or not). On error `dst`
+/// keeps its length (spare capacity may have been written).
+///
+///
 /// Plain runs are found eight bytes at a time and copied; runs of escapes
 /// are decoded in a tight loop with a fast path for `\u00XX` (one 8-byte
 /// load, a pattern compare and two table look-ups).
-pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
+pub(crate) fn unescape_into_reference(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
     let n = src.len();
     // Decoding never lengthens: every escape decodes to at most its length.
     // 16 bytes of slack let short runs be copied with one fixed-size move.
@@ -413,7 +461,17 @@ fn special_error(at: usize, c: u8) -> Error {
 }
 
 /// In-place form of [`unescape_into`]: returns the decoded length.
+#[inline]
 pub(crate) fn unescape_in_place(buf: &mut [u8]) -> Result<usize, Error> {
+    match crate::simd::json::unescape_bytes_in_place(buf) {
+        Ok(k) => Ok(k),
+        Err(at) => Err(error_at(buf, at)),
+    }
+}
+
+#[cfg(test)]
+/// Scalar reference for [`unescape_in_place`] (tests only).
+pub(crate) fn unescape_in_place_reference(buf: &mut [u8]) -> Result<usize, Error> {
     let n = buf.len();
     let mut i = 0; // read
     let mut w = 0; // write, always <= i
@@ -550,6 +608,120 @@ pub(crate) fn skip_ws(src: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every form of the unescape kernel against the scalar reference:
+    /// output on success, the failing offset (and, through the public
+    /// entry points, the same error) on failure.
+    fn check_unescape(src: &[u8]) {
+        let mut want = Vec::new();
+        let want = unescape_into_reference(&mut want, src)
+            .map(|_| want)
+            .map_err(|e| e.offset());
+        for (name, got) in crate::simd::json::bytes::every_form(src) {
+            assert_eq!(got, want, "{name} {src:?}");
+        }
+        let mut buf = src.to_vec();
+        let want_in_place = unescape_in_place_reference(&mut buf);
+        let mut buf = src.to_vec();
+        let got = unescape_in_place(&mut buf);
+        match (got, want_in_place) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!((a.offset(), a.kind()), (b.offset(), b.kind())),
+            (a, b) => panic!("in place {src:?}: {a:?} vs {b:?}"),
+        }
+        let mut out = Vec::new();
+        let mut reference = Vec::new();
+        match (
+            unescape_into(&mut out, src),
+            unescape_into_reference(&mut reference, src),
+        ) {
+            (Ok(()), Ok(())) => assert_eq!(out, reference),
+            (Err(a), Err(b)) => assert_eq!((a.offset(), a.kind()), (b.offset(), b.kind())),
+            (a, b) => panic!("{src:?}: {a:?} vs {b:?}"),
+        }
+    }
+
+    #[test]
+    fn unescape_kernel_matches_reference_for_every_piece_offset_and_repeat() {
+        let pieces: [&[u8]; 19] = [
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\/",
+            b"\\u0000",
+            b"\\u00e9",
+            b"\\u07FF",
+            b"\\u0800",
+            b"\\uffff",
+            b"\\ud83d\\ude00",
+            b"\\ud83d\\u0041",
+            b"\\udc00",
+            b"\\u12g4",
+            b"\xc3\xa9",
+            b"\\",
+            b"\\u12",
+            b"\\x",
+            b"\"",
+            b"\x1f",
+        ];
+        for p in pieces {
+            for pre in 0..40 {
+                for post in [0usize, 1, 5, 15, 16, 17, 33] {
+                    let mut v = vec![b'a'; pre];
+                    v.extend_from_slice(p);
+                    v.extend(std::iter::repeat_n(b'z', post));
+                    check_unescape(&v);
+                    // The piece repeated, so escapes meet block edges.
+                    let mut r = vec![b'a'; pre % 7];
+                    for _ in 0..pre {
+                        r.extend_from_slice(p);
+                    }
+                    r.extend(std::iter::repeat_n(b'z', post));
+                    check_unescape(&r);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unescape_kernel_matches_reference_on_mixed_escape_runs() {
+        // Pseudo-random mixes of the pieces above and plain bytes, every
+        // length up to 200 (deterministic, no seed to keep).
+        let pieces: [&[u8]; 10] = [
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\u00e9",
+            b"\\u0001",
+            b"\\u20ac",
+            b"\\ud83d\\ude00",
+            b"a",
+            b"bcdefghijklmnopqrstuvw",
+            b"\xf0",
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            let mut v = Vec::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 200) as usize;
+            let mut y = x;
+            while v.len() < len {
+                y = y
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                v.extend_from_slice(pieces[(y >> 60) as usize % pieces.len()]);
+            }
+            check_unescape(&v);
+            // And with a bad byte somewhere.
+            if !v.is_empty() {
+                let at = (y >> 20) as usize % v.len();
+                v[at] = [b'"', 0x01, b'\\'][(y >> 40) as usize % 3];
+                check_unescape(&v);
+            }
+        }
+    }
 
     #[test]
     fn json_kernel_matches_reference_escape_on_dense_and_sparse_bytes() {

@@ -32,6 +32,13 @@
 //! reports the offset of its first one; blocks are processed in order, so
 //! that is the first invalid digit of the input.
 //!
+//! **64 digits** (a 32-byte id, key or event id: the relay's common case)
+//! have their own cached pointer: one AVX-512 step (one load, mask
+//! compares, `vpmaddubsw`, `vpmovwb` store) or one AVX2 step, else SSE2.
+//! The public entry points inline down to that one indirect call; every
+//! other length goes through an out-of-line function (inline SSE2 up to 64
+//! digits, the dispatched kernel above).
+//!
 //! **Tails never read past the input.** SSE2/AVX2/NEON redo the last full
 //! block at `len - block` (overlapping, in bounds; rewriting the same output
 //! bytes is harmless), and inputs shorter than one block go to the next
@@ -483,6 +490,22 @@ pub(crate) mod x86 {
         Ok(())
     }
 
+    /// Exactly 64 digits (a 32-byte id) in one AVX2 step, for the
+    /// detection-free short path of [`super::decode`].
+    ///
+    /// # Safety
+    /// CPU has AVX2; `src.len() == 64`; `dst` valid for 32 writes.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn decode64_avx2(
+        src: &[u8],
+        dst: *mut u8,
+        lower_only: bool,
+    ) -> Result<(), usize> {
+        debug_assert_eq!(src.len(), 64);
+        // SAFETY: 64 readable digits, 32 writable bytes, AVX2 per the caller.
+        unsafe { avx2_decode64(src.as_ptr(), dst, lower_only) }
+    }
+
     // ------------------------------------------------------------ AVX-512
 
     #[inline(always)]
@@ -599,6 +622,34 @@ pub(crate) mod x86 {
                 p,
             ))
         }
+    }
+
+    /// Exactly 64 digits (a 32-byte id) in one AVX-512 step: one load,
+    /// mask compares, `vpmaddubsw` pairs and a `vpmovwb` narrowing store.
+    ///
+    /// # Safety
+    /// CPU has AVX-512F and BW; `src.len() == 64`; `dst` valid for 32 writes.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) unsafe fn decode64_avx512(
+        src: &[u8],
+        dst: *mut u8,
+        lower_only: bool,
+    ) -> Result<(), usize> {
+        debug_assert_eq!(src.len(), 64);
+        // SAFETY: 64 readable digits, 32 writable bytes, AVX-512F+BW per the
+        // caller.
+        unsafe {
+            let (v, bad) = avx512_values(
+                _mm512_loadu_si512(src.as_ptr() as *const __m512i),
+                lower_only,
+            );
+            if bad != 0 {
+                return Err(bad.trailing_zeros() as usize);
+            }
+            let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0110));
+            _mm256_storeu_si256(dst as *mut __m256i, _mm512_cvtepi16_epi8(pairs));
+        }
+        Ok(())
     }
 
     /// AVX-512 decoder (128 digits per step, masked tail).
@@ -813,6 +864,26 @@ unsafe fn encode_detect(src: &[u8], dst: *mut u8, upper: bool) {
     unsafe { f(src, dst, upper) }
 }
 
+/// The 64-digit kernel of [`decode`] (x86_64): AVX-512 or AVX2 in one step,
+/// else SSE2.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static DECODE64: AtomicPtr<()> = AtomicPtr::new(decode64_detect as *mut ());
+
+/// # Safety
+/// As [`DecodeFn`] with `src.len() == 64` (minus the CPU requirement, which
+/// detection provides).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+unsafe fn decode64_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
+    let f: DecodeFn = match Kernel::best() {
+        Kernel::Avx512 => x86::decode64_avx512,
+        Kernel::Avx2 => x86::decode64_avx2,
+        _ => x86::decode_sse2,
+    };
+    DECODE64.store(f as *mut (), Ordering::Relaxed);
+    // SAFETY: f was chosen for this CPU; the caller upholds the rest.
+    unsafe { f(src, dst, lower_only) }
+}
+
 /// # Safety
 /// As [`DecodeFn`] (minus the CPU requirement, which detection provides).
 unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
@@ -851,10 +922,35 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
 
 /// Decode with the best kernel for this CPU.
 ///
+/// Small enough to inline everywhere: 64 digits (a 32-byte id or key) go
+/// straight to their cached one-step kernel, everything else to
+/// [`decode_any`].
+///
 /// # Safety
 /// `src.len()` even; `dst` valid for `src.len() / 2` byte writes.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if src.len() == 64 {
+        let p = DECODE64.load(Ordering::Relaxed);
+        // SAFETY: DECODE64 only ever holds `DecodeFn`s for exactly 64
+        // digits (decode64_detect or one chosen for this CPU).
+        let f = unsafe { core::mem::transmute::<*mut (), DecodeFn>(p) };
+        // SAFETY: 64 digits and 32 bytes of room per the caller; f runs on
+        // this CPU.
+        return unsafe { f(src, dst, lower_only) };
+    }
+    // SAFETY: per the caller.
+    unsafe { decode_any(src, dst, lower_only) }
+}
+
+/// [`decode`] for every length: up to 64 digits inline with SSE2 on
+/// x86_64, longer inputs through the dispatched kernel.
+///
+/// # Safety
+/// As [`decode`].
+#[inline(never)]
+unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() <= 64 {
         // SAFETY: SSE2 is part of the x86_64 baseline; rest per the caller.
@@ -913,6 +1009,64 @@ mod tests {
                                 .unwrap();
                             assert_eq!(got, Ok(u32::from_le_bytes(want)));
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The one-step 64-digit kernels against the scalar decoder: every byte
+    /// value at every position (so every first-invalid offset), both
+    /// accept modes, plus valid digits of every value.
+    #[test]
+    fn decode64_kernels_match_scalar_at_every_position() {
+        let mut kernels: Vec<(&str, DecodeFn)> = vec![("decode()", decode)];
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push(("avx2", x86::decode64_avx2));
+            }
+            if Kernel::Avx512.is_available() {
+                kernels.push(("avx512", x86::decode64_avx512));
+            }
+        }
+        let valid: Vec<u8> = b"0123456789abcdefABCDEF"
+            .iter()
+            .copied()
+            .cycle()
+            .take(64)
+            .collect();
+        let lower: Vec<u8> = b"0123456789abcdef"
+            .iter()
+            .copied()
+            .cycle()
+            .take(64)
+            .collect();
+        let mut inputs = vec![valid.clone(), lower];
+        for pos in 0..64 {
+            for b in 0..=255u8 {
+                let mut v = valid.clone();
+                v[pos] = b;
+                // A second bad byte later must not win.
+                if pos + 3 < 64 {
+                    v[pos + 3] = b'g';
+                }
+                inputs.push(v);
+            }
+        }
+        for src in &inputs {
+            for lower_only in [false, true] {
+                let mut want = [0u8; 32];
+                // SAFETY: 64 digits, 32 writable bytes.
+                let want_r = unsafe { decode_scalar(src, want.as_mut_ptr(), lower_only) };
+                for (name, f) in &kernels {
+                    let mut got = [0u8; 32];
+                    // SAFETY: every listed kernel runs on this CPU; 64
+                    // digits, 32 writable bytes.
+                    let got_r = unsafe { f(src, got.as_mut_ptr(), lower_only) };
+                    assert_eq!(got_r, want_r, "{name} {src:?} lower_only {lower_only}");
+                    if want_r.is_ok() {
+                        assert_eq!(got, want, "{name}");
                     }
                 }
             }

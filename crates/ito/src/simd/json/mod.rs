@@ -21,6 +21,15 @@
 //! next load simply starts right after it (unaligned loads are cheap), so the
 //! store of the following clean bytes lands where it belongs.
 //!
+//! The escaper does not throw away the rest of the mask after its first
+//! escape: it walks the block's other flagged bytes (clear the lowest bit,
+//! count trailing zeros), copying the run before each with one fixed
+//! 16-byte move (or one 64-byte move for a longer run on AVX-512) and writing the
+//! escape from a table of 8-byte entries (bytes, then the length in the top
+//! byte). A run too near the end of the input for the fixed move goes back
+//! to the block loop. Escape-dense blocks (at least `DENSE_BITS` flags) are
+//! translated byte by byte through a table instead, which beats both.
+//!
 //! Tails never read past the end of the input. SSE2/AVX2/AVX-512/NEON
 //! reload the last `W` bytes of the input (an overlapping load) and store
 //! them so they end at the right place, which is only valid when the output
@@ -44,6 +53,7 @@ use std::ptr;
 use crate::json::{Error, ErrorKind};
 use crate::Kernel;
 
+pub(crate) mod bytes;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
@@ -346,10 +356,10 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
     loop {
         out.ensure(pad, n - s);
         let rem = n - s;
-        let i;
+        let (i, m);
         if rem >= V::W {
             // SAFETY: s + W <= n; ensure() gave W + 8 bytes of room.
-            let m = unsafe {
+            m = unsafe {
                 let v = V::load(sp.add(s));
                 v.store(out.pos);
                 let mut m = v.special_mask();
@@ -366,14 +376,28 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
             }
             i = first::<V>(m);
             if !VALIDATE && m & m.wrapping_sub(1) != 0 && m.count_ones() >= V::DENSE_BITS {
-                // Escape-dense block: rather than one block step per escape,
-                // translate the whole block byte by byte (out of line, so
-                // the clean loop keeps its registers). The block store may
-                // be lost if ensure() moves the buffer; it is rewritten.
-                out.ensure(6 * V::W + 8, n - s);
-                // SAFETY: s + W <= n; room for 6 bytes per input byte + 8.
-                out.pos = unsafe { translate(sp.add(s), V::W, out.pos) };
-                s += V::W;
+                // Escape-dense block: rather than one step per escape,
+                // translate from its first flagged byte on, byte by byte
+                // (out of line, so the clean loop keeps its registers). The
+                // bytes before the first one are already stored and are
+                // committed before ensure() may move the buffer. A 64-byte
+                // block stops after its last flagged byte and lets the
+                // clean rest start the next block (measured faster there;
+                // for narrower blocks translating the short rest is).
+                let end = if V::W >= 64 {
+                    (64 - m.leading_zeros()) as usize / V::STRIDE as usize
+                } else {
+                    V::W
+                };
+                s += i;
+                // SAFETY: i < W bytes of the block store are verbatim output.
+                out.pos = unsafe { out.pos.add(i) };
+                let len = end - i;
+                out.ensure(6 * len + 8, n - s);
+                // SAFETY: s + len <= n (end <= W); room for 6 bytes per
+                // input byte + 8.
+                out.pos = unsafe { translate(sp.add(s), len, out.pos) };
+                s += len;
                 clean_from = s;
                 continue;
             }
@@ -381,7 +405,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
             if rem == 0 {
                 break;
             }
-            let m = if V::OVERLAP_TAIL && n >= V::W && n - V::W >= clean_from {
+            m = if V::OVERLAP_TAIL && n >= V::W && n - V::W >= clean_from {
                 let shift = V::W - rem;
                 // SAFETY: n - W >= 0 so the load is in bounds; the store
                 // starts `shift` bytes before pos, inside the verbatim copy of
@@ -452,6 +476,43 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
             // SAFETY: room for W + 8 >= 8 bytes at pos (i < W bytes used).
             unsafe { write_escape(&mut out, b) };
             s += 1;
+            if !VALIDATE {
+                // The block's other flagged bytes, from the mask already in
+                // hand: copy the short run before each with one fixed
+                // 16-byte move, then write its escape. A long run (or one
+                // near the end of the input) goes back to the block loop.
+                let block = s - 1 - i;
+                let mut m = m & m.wrapping_sub(1);
+                while m != 0 {
+                    let gap = block + first::<V>(m) - s;
+                    // gap < W: the flag is inside the block.
+                    out.ensure(V::W + 8, n - s);
+                    // SAFETY: the copy reads 16 (or W) bytes at s, in bounds
+                    // by the checks, and writes them at pos, followed by an
+                    // 8-byte escape store after `gap` bytes: all within the
+                    // W + 8 bytes of room (gap < W). TRANSLATE maps a byte
+                    // that needs no escape (a spurious SWAR flag) to itself.
+                    unsafe {
+                        if gap <= 16 && s + 16 <= n {
+                            ptr::copy_nonoverlapping(sp.add(s), out.pos, 16);
+                        } else if V::W >= 64 && s + V::W <= n {
+                            // Longer runs with one 64-byte move (measured
+                            // a win for AVX-512 only; narrower blocks
+                            // reload instead).
+                            V::load(sp.add(s)).store(out.pos);
+                        } else {
+                            break;
+                        }
+                        out.pos = out.pos.add(gap);
+                        s += gap;
+                        let e = TRANSLATE[*sp.add(s) as usize];
+                        ptr::write_unaligned(out.pos as *mut [u8; 8], e.to_le_bytes());
+                        out.pos = out.pos.add((e >> 56) as usize);
+                    }
+                    s += 1;
+                    m &= m.wrapping_sub(1);
+                }
+            }
             clean_from = s;
         }
     }
@@ -817,7 +878,15 @@ pub(crate) struct Kernels {
     pub(crate) unescape: UnescapeFn,
     /// See [`scan_core`].
     pub(crate) scan: unsafe fn(&[u8]) -> (usize, bool),
+    /// Unescape to bytes, copy form (see `bytes.rs`).
+    pub(crate) unescape_bytes: BytesFn,
+    /// Unescape to bytes, in place (`out == src`).
+    pub(crate) unescape_bytes_in_place: BytesFn,
 }
+
+/// `(src, len, out) -> decoded length | offset of the failure`; see
+/// `bytes::unescape`.
+pub(crate) type BytesFn = unsafe fn(*const u8, usize, *mut u8) -> Result<usize, usize>;
 
 /// Instantiates a [`Kernels`] table for a block type inside functions
 /// compiled with the given target features.
@@ -861,11 +930,27 @@ macro_rules! kernels {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { scan_core::<$block>(src) }
             }
+            /// # Safety
+            /// As `bytes::unescape` (copy form), and CPU support.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::bytes::unescape::<$block, false>(src, n, out) }
+            }
+            /// # Safety
+            /// As `bytes::unescape` (in place), and CPU support.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::bytes::unescape::<$block, true>(src, n, out) }
+            }
             $crate::simd::json::Kernels {
                 escape,
                 escape_utf8,
                 unescape,
                 scan,
+                unescape_bytes,
+                unescape_bytes_in_place,
             }
         };
     };
@@ -929,6 +1014,52 @@ fn detect(slot: &std::sync::atomic::AtomicPtr<Kernels>) -> &'static Kernels {
 type Base16 = x86::Sse2;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 type Base16 = neon::Neon;
+
+/// The block [`unescape_bytes`] uses for inputs under 64 bytes, inline and
+/// without dispatch: the baseline 16-byte vector where there is one, SWAR
+/// elsewhere and under Miri.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+pub(crate) type UnescapeBlock = Base16;
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+pub(crate) type UnescapeBlock = swar::Swar;
+
+/// Spare room [`unescape_bytes`] needs after the output start, beyond the
+/// input length (the widest block).
+pub(crate) const UNESCAPE_SLACK: usize = 64;
+
+/// Unescapes JSON string text `src` to bytes at `out` (bytes >= 0x80
+/// verbatim, no UTF-8 check); returns the decoded length or the offset of
+/// the first byte that is not allowed. See `bytes.rs`. Inputs under 64
+/// bytes run the baseline block inline; longer ones the best kernel's
+/// (AVX-512 re-reads fewer blocks between escapes).
+///
+/// # Safety
+/// `out` must be valid for `src.len() + UNESCAPE_SLACK` byte writes and
+/// must not overlap `src`.
+#[inline(never)]
+pub(crate) unsafe fn unescape_bytes(src: &[u8], out: *mut u8) -> Result<usize, usize> {
+    const { assert!(<UnescapeBlock as Block>::W <= UNESCAPE_SLACK) };
+    if src.len() < 64 {
+        // SAFETY: the caller's room covers n + W; the baseline block (or
+        // SWAR) needs no CPU detection.
+        return unsafe { bytes::unescape::<UnescapeBlock, false>(src.as_ptr(), src.len(), out) };
+    }
+    // SAFETY: best() only returns kernels this CPU supports; every block
+    // is at most UNESCAPE_SLACK wide.
+    unsafe { (best().unescape_bytes)(src.as_ptr(), src.len(), out) }
+}
+
+/// In-place form of [`unescape_bytes`]: decodes `buf` into its own start.
+#[inline(never)]
+pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
+    let p = buf.as_mut_ptr();
+    if buf.len() < 64 {
+        // SAFETY: reads and writes stay within buf; baseline instructions.
+        return unsafe { bytes::unescape::<UnescapeBlock, true>(p, buf.len(), p) };
+    }
+    // SAFETY: as above, with a kernel this CPU supports.
+    unsafe { (best().unescape_bytes_in_place)(p, buf.len(), p) }
+}
 
 /// Quotes/escapes a clean input of 17..=64 bytes with baseline 16-byte
 /// blocks (SSE2 on x86_64, NEON on aarch64) and no dispatch: blocks at

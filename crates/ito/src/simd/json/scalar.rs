@@ -12,6 +12,10 @@ pub(crate) static SCALAR: Kernels = Kernels {
     escape_utf8: escape_utf8_reference,
     unescape: unescape_reference,
     scan: scan_reference,
+    // The byte unescaper's scalar reference lives with its user
+    // (`nostr::scan`); this level runs the portable SWAR instantiation.
+    unescape_bytes: super::swar::SWAR.unescape_bytes,
+    unescape_bytes_in_place: super::swar::SWAR.unescape_bytes_in_place,
 };
 
 /// Appends the default-policy escape of `src` (bytes >= 0x80 verbatim).
