@@ -13,12 +13,15 @@
 //!          a group with an empty byte ends the search; else pos += 16·i (triangular)
 //! grow   : at 7/8 load allocate the 2× table (zeroed: 0 = empty) and keep the
 //!          old one; every later insert moves 16 old slots by their STORED hash
-//!          (no string is read); lookups try the new table, then the old one
+//!          (no string is read); lookups try the new table, then the old one;
+//!          the drained table is then released 64 KiB per insert (shrunk in
+//!          place), since freeing megabytes at once is itself a pause
 //! attack : an insert probing more than MAX_PROBE_GROUPS groups switches the
 //!          table to SipHash-1-3 with random keys (std RandomState) and
 //!          rehashes every entry once (this reads the strings; only under attack)
-//! bytes  : strings < 4 KiB in chunks (4 → 64 KiB) that never move, addressed
-//!          by offset = chunk << 16 | position; longer ones in their own Box<str>
+//! bytes  : strings < 4 KiB in chunks (4, 8, then 16 KiB) that never move,
+//!          addressed by offset = chunk << 14 | position; longer ones in their
+//!          own Box<str>
 //! ```
 //! A hit is: hash → one 16-byte control group → slot → entry → byte
 //! compare. The entry array is segmented (1,024 entries per segment), so it
@@ -38,8 +41,8 @@
 //!   entry array is what makes resolve O(1) and growth hash-only.
 //! * Not `Sync`-shareable for writes: use [`Interner`](super::Interner)
 //!   for a table several threads insert into.
-//! * Small strings share a 4 GiB offset space (65,536 chunks of at most
-//!   64 KiB); past it `try_intern` reports
+//! * Small strings share a 4 GiB offset space (262,144 chunks of at most
+//!   16 KiB); past it `try_intern` reports
 //!   [`InternError::TooManyStrings`].
 //!
 //! ```
@@ -69,12 +72,15 @@ pub const LOCAL_MAX_PROBE_GROUPS: usize = 32;
 
 /// Old-table slots moved to the new table per insert while resizing.
 const MIGRATE_PER_INSERT: usize = 16;
+/// Bytes of a drained table released per insert (see `release_step`).
+const RELEASE_STEP: usize = 64 * 1024;
 /// Smallest table (one group).
 const MIN_CAP: usize = 16;
 /// Strings of at least this many bytes get their own allocation.
 const LARGE: usize = 4096;
-/// Offset bits inside a chunk: chunks hold at most 64 KiB.
-const CHUNK_BITS: u32 = 16;
+/// Offset bits inside a chunk: chunks hold at most 16 KiB (small, so the
+/// unused tail of the newest chunk stays small for small interners).
+const CHUNK_BITS: u32 = 14;
 /// Largest chunk.
 const MAX_CHUNK: usize = 1 << CHUNK_BITS;
 /// First chunk (must hold any string shorter than `LARGE`).
@@ -322,6 +328,26 @@ struct Entry {
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 12);
 
+/// `a == b` for slices of equal length, without a `memcmp` call for the
+/// short strings that dominate interning: two overlapping in-bounds loads.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    debug_assert_eq!(n, b.len());
+    if b.len() != n {
+        return false;
+    }
+    let w8 = |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().unwrap_or([0; 8]));
+    let w4 = |x: &[u8], at: usize| u32::from_le_bytes(x[at..at + 4].try_into().unwrap_or([0; 4]));
+    if (8..=16).contains(&n) {
+        w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8)
+    } else if (4..8).contains(&n) {
+        w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4)
+    } else {
+        a == b
+    }
+}
+
 // ---------------------------------------------------------------------------
 
 /// Configures a [`LocalInterner`]: initial capacity, byte cap and (for
@@ -415,6 +441,8 @@ impl LocalBuilder {
             table: Table::new(cap),
             old: None,
             migrated: 0,
+            retired_ctrl: Vec::new(),
+            retired_slots: Vec::new(),
             segs,
             len: 0,
             chunks: Vec::new(),
@@ -480,6 +508,11 @@ pub struct LocalInterner {
     old: Option<Table>,
     /// Slots of `old` already moved.
     migrated: usize,
+    /// A drained table's memory, released `RELEASE_STEP` bytes per insert:
+    /// freeing a multi-MiB table at once returns every page to the OS in
+    /// one call (about 60 µs per MiB measured here), a pause of its own.
+    retired_ctrl: Vec<u8>,
+    retired_slots: Vec<u32>,
     /// Entries, `SEG` per segment (the first grows up to `SEG`).
     segs: Vec<Vec<Entry>>,
     len: usize,
@@ -568,6 +601,25 @@ impl LocalInterner {
         &self.segs[i >> SEG_BITS][i & (SEG - 1)]
     }
 
+    /// # Safety
+    /// `idx` must be below the number of pushed entries.
+    #[inline(always)]
+    unsafe fn entry_unchecked(&self, idx: u32) -> &Entry {
+        let i = idx as usize;
+        debug_assert!(i < self.entries_pushed());
+        // SAFETY: entry `i` lives in segment `i >> SEG_BITS` at `i % SEG`
+        // (segments fill in order), which exist by the caller's contract.
+        unsafe {
+            self.segs
+                .get_unchecked(i >> SEG_BITS)
+                .get_unchecked(i & (SEG - 1))
+        }
+    }
+
+    fn entries_pushed(&self) -> usize {
+        self.segs.iter().map(Vec::len).sum()
+    }
+
     #[inline(always)]
     fn entry_mut(&mut self, idx: u32) -> &mut Entry {
         let i = idx as usize;
@@ -580,7 +632,11 @@ impl LocalInterner {
         if len >= LARGE {
             &self.large[e.offset as usize]
         } else {
-            let chunk = &self.chunks[(e.offset >> CHUNK_BITS) as usize];
+            let ci = (e.offset >> CHUNK_BITS) as usize;
+            debug_assert!(ci < self.chunks.len());
+            // SAFETY: `store` returned this chunk index for an existing chunk;
+            // chunks are never removed.
+            let chunk = unsafe { self.chunks.get_unchecked(ci) };
             let start = (e.offset & (MAX_CHUNK as u32 - 1)) as usize;
             debug_assert!(start + len <= chunk.len());
             // SAFETY: `start..start + len` is the range a whole `&str` was
@@ -601,9 +657,16 @@ impl LocalInterner {
             let g = t.group(pos);
             for bit in g.match_tag(tag) {
                 let slot = (pos + bit) & t.mask;
-                let idx = t.slots[slot];
-                let e = self.entry(idx);
-                if e.hash == h && e.len as usize == s.len() && self.bytes_of(e) == s {
+                // SAFETY: slot <= mask < slots.len().
+                let idx = unsafe { *t.slots.get_unchecked(slot) };
+                // SAFETY: a full slot holds the index of a pushed entry
+                // (`set` runs after `push_entry`), and entries are never
+                // removed.
+                let e = unsafe { self.entry_unchecked(idx) };
+                if e.hash == h
+                    && e.len as usize == s.len()
+                    && same_bytes(self.bytes_of(e).as_bytes(), s.as_bytes())
+                {
                     return Ok(idx);
                 }
             }
@@ -796,6 +859,8 @@ impl LocalInterner {
         self.len += 1;
         if self.old.is_some() {
             self.migrate(MIGRATE_PER_INSERT);
+        } else if self.retired_ctrl.capacity() > 0 {
+            self.release_step();
         }
         Ok(Sym::from_raw(idx + 1))
     }
@@ -820,7 +885,7 @@ impl LocalInterner {
             if n >= 1 << (32 - CHUNK_BITS) {
                 return Err(InternError::TooManyStrings);
             }
-            let cap = (FIRST_CHUNK << n.min(8)).min(MAX_CHUNK);
+            let cap = (FIRST_CHUNK << n.min(2)).min(MAX_CHUNK);
             self.chunks.push(String::with_capacity(cap));
             self.arena_bytes += cap;
         }
@@ -868,6 +933,27 @@ impl LocalInterner {
         self.migrated = end;
         if end < old.cap() {
             self.old = Some(old);
+        } else {
+            // Drained: release its memory a step at a time from now on.
+            self.retired_ctrl = old.ctrl.into_vec();
+            self.retired_slots = old.slots.into_vec();
+        }
+    }
+
+    /// Give back up to `RELEASE_STEP` bytes of the retired table by
+    /// shrinking it in place (`realloc` to a smaller size: the allocator
+    /// unmaps the tail pages, or splits the block; nothing is copied by the
+    /// system allocators we target, as a shrink never needs to move).
+    #[inline]
+    fn release_step(&mut self) {
+        if self.retired_slots.capacity() > 0 {
+            let keep = self.retired_slots.len().saturating_sub(RELEASE_STEP / 4);
+            self.retired_slots.truncate(keep);
+            self.retired_slots.shrink_to_fit();
+        } else if self.retired_ctrl.capacity() > 0 {
+            let keep = self.retired_ctrl.len().saturating_sub(RELEASE_STEP);
+            self.retired_ctrl.truncate(keep);
+            self.retired_ctrl.shrink_to_fit();
         }
     }
 
@@ -995,6 +1081,8 @@ impl LocalInterner {
                 .sum::<usize>();
         self.table.bytes()
             + self.old.as_ref().map_or(0, Table::bytes)
+            + self.retired_ctrl.capacity()
+            + self.retired_slots.capacity() * 4
             + segs
             + self.chunks.capacity() * std::mem::size_of::<String>()
             + self.large.capacity() * std::mem::size_of::<Box<str>>()
@@ -1179,6 +1267,19 @@ mod tests {
             assert_eq!(got & want, want, "{round}");
             if exact {
                 assert_eq!(got, want, "{round}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_bytes_matches_slice_eq() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x40;
+                assert!(!same_bytes(&a, &b), "{n} {i}");
             }
         }
     }
