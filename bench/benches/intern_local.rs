@@ -327,11 +327,21 @@ fn percentiles(name: &str, lat: &mut [u32], preempted: &[bool]) {
         .filter(|(&l, &p)| !p && l > 50_000)
         .count();
     let n_preempted = preempted.iter().filter(|&&p| p).count();
+    // Where the slowest clean inserts happened (to relate them to resizes).
+    let mut worst: Vec<(u32, usize)> = lat
+        .iter()
+        .zip(preempted)
+        .enumerate()
+        .filter(|(_, (_, &p))| !p)
+        .map(|(i, (&l, _))| (l, i))
+        .collect();
+    worst.sort_unstable_by(|a, b| b.cmp(a));
+    worst.truncate(4);
     lat.sort_unstable();
     let at = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
     let (p50, p99, p9999, max) = (at(0.5), at(0.99), at(0.9999), lat[lat.len() - 1]);
     println!(
-        "{name:>22}: p50 {p50:>6} ns  p99 {p99:>6} ns  p99.99 {p9999:>8} ns  max {max:>10} ns | not preempted: max {clean_max:>9} ns, >50 µs: {clean_over} ({n_preempted} preempted)"
+        "{name:>22}: p50 {p50:>6} ns  p99 {p99:>6} ns  p99.99 {p9999:>8} ns  max {max:>10} ns | not preempted: max {clean_max:>9} ns, >50 µs: {clean_over} ({n_preempted} preempted) | slowest clean (ns @ insert #): {worst:?}"
     );
 }
 
