@@ -673,6 +673,19 @@ fn main() {
     let want = |section: &str| only.as_deref().is_none_or(|o| o == section);
     if !quick && std::env::var_os("ITO_BENCH_SKIP_CUSTOM").is_none() {
         println!("CPU: {}", cpu_name());
+        if only.as_deref() == Some("profile-hit") {
+            // A loop to run under `perf record`: LocalInterner hits only.
+            let mut t = LocalInterner::new();
+            ids.iter().for_each(|s| {
+                t.intern(s);
+            });
+            for _ in 0..20_000 {
+                for s in &ids {
+                    black_box(t.intern(black_box(s)));
+                }
+            }
+            return;
+        }
         if want("memory") {
             memory_report(&[
                 ("identifiers (6000)", ids.clone()),

@@ -357,7 +357,11 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
     let w8 = |x: &[u8], at: usize| u64::from_le_bytes(x[at..at + 8].try_into().unwrap_or([0; 8]));
     let w4 = |x: &[u8], at: usize| u32::from_le_bytes(x[at..at + 4].try_into().unwrap_or([0; 4]));
-    if (8..=16).contains(&n) {
+    let w16 =
+        |x: &[u8], at: usize| u128::from_le_bytes(x[at..at + 16].try_into().unwrap_or([0; 16]));
+    if (16..=32).contains(&n) {
+        w16(a, 0) == w16(b, 0) && w16(a, n - 16) == w16(b, n - 16)
+    } else if (8..16).contains(&n) {
         w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8)
     } else if (4..8).contains(&n) {
         w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4)
@@ -726,7 +730,7 @@ impl LocalInterner {
     /// assert_eq!((a.to_u32(), b.to_u32()), (1, 2));
     /// assert_eq!(interner.intern("a"), a);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn intern(&mut self, s: &str) -> Sym {
         match self.try_intern(s) {
             Ok(sym) => sym,
@@ -744,7 +748,7 @@ impl LocalInterner {
     /// let err = interner.try_intern(&"y".repeat(40_000)).unwrap_err();
     /// assert!(matches!(err, InternError::CapacityExceeded { .. }));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn try_intern(&mut self, s: &str) -> Result<Sym, InternError> {
         let h = self.hash(s.as_bytes());
         self.intern_hashed(h, s)
@@ -1291,7 +1295,7 @@ mod tests {
 
     #[test]
     fn same_bytes_matches_slice_eq() {
-        for n in 0..40usize {
+        for n in 0..70usize {
             let a: Vec<u8> = (0..n as u8).collect();
             assert!(same_bytes(&a, &a.clone()));
             for i in 0..n {
