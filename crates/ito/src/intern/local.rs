@@ -15,7 +15,9 @@
 //!          old one; every later insert moves 16 old slots by their STORED hash
 //!          (no string is read); lookups try the new table, then the old one;
 //!          the drained table is then released 64 KiB per insert (shrunk in
-//!          place), since freeing megabytes at once is itself a pause
+//!          place), since freeing megabytes at once is itself a pause; and
+//!          in the last 1/32 before a resize the 2x table is zeroed a step
+//!          per insert, so the resize does not zero megabytes at once
 //! attack : an insert probing more than MAX_PROBE_GROUPS groups switches the
 //!          table to SipHash-1-3 with random keys (std RandomState) and
 //!          rehashes every entry once (this reads the strings; only under attack)
@@ -90,6 +92,10 @@ pub const LOCAL_MAX_PROBE_GROUPS: usize = 32;
 
 /// Old-table slots moved to the new table per insert while resizing.
 const MIGRATE_PER_INSERT: usize = 16;
+/// Control bytes and slots of the next (2x) table zeroed per insert once
+/// the current one is nearly full (see `prepare_step`).
+const PREPARE_CTRL: usize = 256;
+const PREPARE_SLOTS: usize = 256;
 /// Bytes of a drained table released per insert (see `release_step`).
 const RELEASE_STEP: usize = 64 * 1024;
 /// Smallest table (one group).
@@ -465,6 +471,8 @@ impl LocalBuilder {
             migrated: 0,
             retired_ctrl: Vec::new(),
             retired_slots: Vec::new(),
+            next_ctrl: Vec::new(),
+            next_slots: Vec::new(),
             segs,
             len: 0,
             chunks: Vec::new(),
@@ -535,6 +543,11 @@ pub struct LocalInterner {
     /// one call (about 60 µs per MiB measured here), a pause of its own.
     retired_ctrl: Vec<u8>,
     retired_slots: Vec<u32>,
+    /// The next table, zeroed a step per insert in the last 1/32 before a
+    /// resize, so the resize itself neither zeroes megabytes (`calloc` from
+    /// a reused heap block must) nor faults in all its pages at once.
+    next_ctrl: Vec<u8>,
+    next_slots: Vec<u32>,
     /// Entries, `SEG` per segment (the first grows up to `SEG`).
     segs: Vec<Vec<Entry>>,
     len: usize,
@@ -872,7 +885,7 @@ impl LocalInterner {
             // Start an incremental resize (finishing any previous one, which
             // the sizing below makes impossible in practice).
             self.finish_migration();
-            let new = Table::new(self.table.cap() * 2);
+            let new = self.take_prepared();
             self.old = Some(std::mem::replace(&mut self.table, new));
             self.migrated = 0;
             slot = self.table.find_empty(h).0;
@@ -883,6 +896,8 @@ impl LocalInterner {
             self.migrate(MIGRATE_PER_INSERT);
         } else if self.retired_ctrl.capacity() > 0 {
             self.release_step();
+        } else if self.table.growth_left <= self.table.cap() / 32 {
+            self.prepare_step();
         }
         Ok(Sym::from_raw(idx + 1))
     }
@@ -959,6 +974,44 @@ impl LocalInterner {
             // Drained: release its memory a step at a time from now on.
             self.retired_ctrl = old.ctrl.into_vec();
             self.retired_slots = old.slots.into_vec();
+        }
+    }
+
+    /// Zero the next step of the 2x table (plain `Vec` pushes of zeros into
+    /// reserved capacity: no reallocation, pages faulted in gradually).
+    fn prepare_step(&mut self) {
+        let cap2 = self.table.cap() * 2;
+        if self.next_slots.capacity() != cap2 {
+            self.next_ctrl = Vec::with_capacity(cap2 + WIDTH);
+            self.next_slots = Vec::with_capacity(cap2);
+        }
+        let n = (self.next_ctrl.len() + PREPARE_CTRL).min(cap2 + WIDTH);
+        self.next_ctrl.resize(n, 0);
+        let n = (self.next_slots.len() + PREPARE_SLOTS).min(cap2);
+        self.next_slots.resize(n, 0);
+    }
+
+    /// The 2x table, from the prepared buffers (finishing them if needed).
+    fn take_prepared(&mut self) -> Table {
+        let cap2 = self.table.cap() * 2;
+        if self.next_slots.capacity() != cap2 || self.next_ctrl.capacity() != cap2 + WIDTH {
+            self.next_ctrl = Vec::new();
+            self.next_slots = Vec::new();
+            return Table::new(cap2);
+        }
+        let mut ctrl = std::mem::take(&mut self.next_ctrl);
+        let mut slots = std::mem::take(&mut self.next_slots);
+        // Only if the table filled faster than it was prepared (never with
+        // the step sizes above).
+        ctrl.resize(cap2 + WIDTH, 0);
+        slots.resize(cap2, 0);
+        Table {
+            // Length == capacity, so these conversions do not reallocate.
+            ctrl: ctrl.into_boxed_slice(),
+            slots: slots.into_boxed_slice(),
+            mask: cap2 - 1,
+            items: 0,
+            growth_left: cap2 / 8 * 7,
         }
     }
 
@@ -1105,6 +1158,8 @@ impl LocalInterner {
             + self.old.as_ref().map_or(0, Table::bytes)
             + self.retired_ctrl.capacity()
             + self.retired_slots.capacity() * 4
+            + self.next_ctrl.capacity()
+            + self.next_slots.capacity() * 4
             + segs
             + self.chunks.capacity() * std::mem::size_of::<String>()
             + self.large.capacity() * std::mem::size_of::<Box<str>>()
