@@ -1073,7 +1073,7 @@ impl LocalInterner {
     /// assert_eq!(interner.get("k"), Some(k));
     /// assert_eq!(interner.len(), 1);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, s: &str) -> Option<Sym> {
         match self.probe(self.hash(s.as_bytes()), s) {
             Probe::Found(idx) => Some(Sym::from_raw(idx + 1)),
