@@ -27,7 +27,7 @@ pub mod nostr;
 mod simd;
 pub mod str;
 
-pub use intern::{Frozen, Interned, Interner, Pool, Sym};
+pub use intern::{Frozen, Interned, Interner, LocalInterner, Pool, Sym};
 pub use simd::Kernel;
 pub use str::{Str, StrBuf};
 

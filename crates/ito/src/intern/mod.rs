@@ -5,6 +5,9 @@
 //!   lock. [`Interner::freeze`] turns it into a compact read-only [`Frozen`].
 //!   [`Interner::intern_str`] takes a [`Str`](crate::Str) and reuses the
 //!   hash it caches, so a string is hashed once however often it is interned.
+//! * [`LocalInterner`]: the single-threaded variant (`&mut self` to insert;
+//!   like lasso's `Rodeo` beside `ThreadedRodeo`): one SwissTable-style
+//!   table with incremental resize, dense symbols, 12-byte entries.
 //! * [`Pool`]: collectable interning ([`Interned`] handles compare by
 //!   pointer; an entry leaves the pool when its last handle drops).
 //! * [`Stats`]: what interning a stream of strings would save.
@@ -111,6 +114,7 @@
 mod arena;
 mod frozen;
 mod interner;
+mod local;
 mod pool;
 mod segvec;
 mod shard;
@@ -121,6 +125,7 @@ use std::num::NonZeroU32;
 
 pub use frozen::{Frozen, FrozenIter};
 pub use interner::{Builder, Diagnostics, Interner, Iter};
+pub use local::{LocalBuilder, LocalDiagnostics, LocalInterner, LocalIter, LOCAL_MAX_PROBE_GROUPS};
 pub use pool::{Interned, Pool};
 pub use stats::Stats;
 
