@@ -269,8 +269,8 @@ fn interpolation_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Fa
     Ok(())
 }
 
-/// Interning the words of twitter.json: ito's Interner against the usual
-/// `HashMap<String, u32>`.
+/// Interning the words of twitter.json: ito's `Interner` and `LocalInterner`
+/// against the usual `HashMap<String, u32>`.
 fn interning_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
     let words: Vec<&str> = TWITTER.split_whitespace().collect();
     let bytes: usize = words.iter().map(|w| w.len()).sum();
@@ -321,6 +321,37 @@ fn interning_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failur
         ito: measure(budget, words.len(), Unit::Items, || {
             for w in &words {
                 black_box(interner.intern(black_box(w)));
+            }
+        }),
+        baseline_name: "HashMap<String, u32>",
+        baseline: measure(budget, words.len(), Unit::Items, || {
+            for w in &words {
+                black_box(std_intern(&mut map, black_box(w)));
+            }
+        }),
+        allocs: None,
+    });
+
+    // The single-threaded table: same symbols-per-string contract.
+    let mut local = ito::LocalInterner::new();
+    for w in &words {
+        let sym = local.intern(w);
+        if local.resolve(sym) != *w {
+            return Err(Failure::msg(
+                "tour: LocalInterner resolved a different string",
+            ));
+        }
+    }
+    if local.len() != map.len() {
+        return Err(Failure::msg(
+            "tour: LocalInterner and HashMap disagree on distinct count",
+        ));
+    }
+    rows.push(Row {
+        what: format!("LocalInterner hits: {} words", words.len()),
+        ito: measure(budget, words.len(), Unit::Items, || {
+            for w in &words {
+                black_box(local.intern(black_box(w)));
             }
         }),
         baseline_name: "HashMap<String, u32>",
