@@ -15,121 +15,16 @@
 //!
 //! Criterion groups: `intern_local/hit/*`, `intern_local/miss/*`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::HashSet;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
 use ito::intern::LocalInterner;
 
-// ---------------------------------------------------------------------------
-// Counting allocator (only counts while COUNTING is set).
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATED: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: forwards every call to `System` unchanged; only adds bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATED.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATED.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATED.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATED.fetch_add(
-                new_size as isize - layout.size() as isize,
-                Ordering::Relaxed,
-            );
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
-/// Bytes allocated (net) while building the value returned by `build`.
-fn measure<T>(build: impl FnOnce() -> T) -> (T, isize) {
-    ALLOCATED.store(0, Ordering::Relaxed);
-    COUNTING.store(true, Ordering::SeqCst);
-    let value = build();
-    COUNTING.store(false, Ordering::SeqCst);
-    (value, ALLOCATED.load(Ordering::Relaxed))
-}
-
-// ---------------------------------------------------------------------------
-// Data.
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
-
-/// `count` distinct identifiers, lengths uniform in 4..=21 (mean 12.5).
-fn identifiers(count: usize, seed: u64) -> Vec<String> {
-    const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
-    const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
-    let mut rng = Rng(seed);
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let len = 4 + (rng.next() % 18) as usize;
-        let mut s = String::with_capacity(len);
-        s.push(FIRST[(rng.next() % FIRST.len() as u64) as usize] as char);
-        while s.len() < len {
-            s.push(REST[(rng.next() % REST.len() as u64) as usize] as char);
-        }
-        if seen.insert(s.clone()) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// Every whitespace-separated word of every string in twitter.json.
-fn twitter_words() -> Vec<String> {
-    ito_bench::strings_of(ito_bench::TWITTER)
-        .iter()
-        .flat_map(|s| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
-        .collect()
-}
-
-fn distinct(words: &[String]) -> Vec<String> {
-    let mut seen = HashSet::new();
-    words
-        .iter()
-        .filter(|w| seen.insert(w.as_str()))
-        .cloned()
-        .collect()
-}
+use ito_bench::{count_bytes as measure, distinct, identifiers, twitter_words};
 
 type SI = string_interner::DefaultStringInterner;
 

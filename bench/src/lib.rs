@@ -32,3 +32,116 @@ pub fn quoted_literals_of(document: &str) -> Vec<String> {
         .map(|s| serde_json::to_string(s).expect("strings serialize"))
         .collect()
 }
+
+/// Deterministic pseudo-random numbers (xorshift64*), so every benchmark
+/// run sees the same inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 pseudo-random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+/// The interning workload: `count` distinct identifiers, lengths uniform in
+/// 4..=21 (mean 12.5).
+pub fn identifiers(count: usize, seed: u64) -> Vec<String> {
+    const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+    const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+    let mut rng = Rng(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let len = 4 + rng.below(18) as usize;
+        let mut s = String::with_capacity(len);
+        s.push(FIRST[rng.below(FIRST.len() as u64) as usize] as char);
+        while s.len() < len {
+            s.push(REST[rng.below(REST.len() as u64) as usize] as char);
+        }
+        if seen.insert(s.clone()) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Every whitespace-separated word of every string in twitter.json.
+pub fn twitter_words() -> Vec<String> {
+    strings_of(TWITTER)
+        .iter()
+        .flat_map(|s| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .collect()
+}
+
+/// The distinct strings of `words`, in first-seen order.
+pub fn distinct(words: &[String]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    words
+        .iter()
+        .filter(|w| seen.insert(w.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// A global allocator that forwards to `System` and, while
+/// [`count_bytes`] runs, keeps the net number of bytes allocated. A bench
+/// binary installs it with
+/// `#[global_allocator] static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;`.
+pub struct CountingAlloc;
+
+static COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static ALLOCATED: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+impl CountingAlloc {
+    fn add(delta: isize) {
+        use std::sync::atomic::Ordering;
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCATED.fetch_add(delta, Ordering::Relaxed);
+        }
+    }
+}
+
+// SAFETY: forwards every call to `System` unchanged; only adds bookkeeping.
+unsafe impl std::alloc::GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Self::add(layout.size() as isize);
+        // SAFETY: same contract as ours.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Self::add(layout.size() as isize);
+        // SAFETY: same contract as ours.
+        unsafe { std::alloc::System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        Self::add(-(layout.size() as isize));
+        // SAFETY: same contract as ours.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        Self::add(new_size as isize - layout.size() as isize);
+        // SAFETY: same contract as ours.
+        unsafe { std::alloc::System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Net bytes allocated while building the value `build` returns (needs
+/// [`CountingAlloc`] installed as the global allocator; single-threaded
+/// use).
+pub fn count_bytes<T>(build: impl FnOnce() -> T) -> (T, isize) {
+    use std::sync::atomic::Ordering;
+    ALLOCATED.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::SeqCst);
+    let value = build();
+    COUNTING.store(false, Ordering::SeqCst);
+    (value, ALLOCATED.load(Ordering::Relaxed))
+}
