@@ -529,19 +529,7 @@ fn growth_report() {
 // Interleaved best-of-N ratios: on a shared, noisy host the minimum of many
 // alternating runs is the most stable estimate of each implementation's cost.
 
-/// A named closure that runs once and returns the time it measured.
-type Timed<'a> = (&'a str, Box<dyn FnMut() -> Duration + 'a>);
-
-/// Run every closure `rounds` times, interleaved; the best time of each.
-fn best_of(rounds: usize, fs: &mut [Timed<'_>]) -> Vec<(String, Duration)> {
-    let mut best = vec![Duration::MAX; fs.len()];
-    for _ in 0..rounds {
-        for (i, (_, f)) in fs.iter_mut().enumerate() {
-            best[i] = best[i].min(f());
-        }
-    }
-    fs.iter().map(|(n, _)| n.to_string()).zip(best).collect()
-}
+use ito_bench::best_of;
 
 fn print_ratios(title: &str, per: u64, results: &[(String, Duration)]) {
     let ito = results[0].1.as_nanos() as f64;

@@ -145,3 +145,19 @@ pub fn count_bytes<T>(build: impl FnOnce() -> T) -> (T, isize) {
     COUNTING.store(false, Ordering::SeqCst);
     (value, ALLOCATED.load(Ordering::Relaxed))
 }
+
+/// A named closure that runs once and returns the time it measured.
+pub type Timed<'a> = (&'a str, Box<dyn FnMut() -> std::time::Duration + 'a>);
+
+/// Run every closure `rounds` times, interleaved, and keep the best time of
+/// each: on a shared, noisy host the minimum of many alternating runs is the
+/// most stable estimate of each implementation's cost.
+pub fn best_of(rounds: usize, fs: &mut [Timed<'_>]) -> Vec<(String, std::time::Duration)> {
+    let mut best = vec![std::time::Duration::MAX; fs.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in fs.iter_mut().enumerate() {
+            best[i] = best[i].min(f());
+        }
+    }
+    fs.iter().map(|(n, _)| n.to_string()).zip(best).collect()
+}
