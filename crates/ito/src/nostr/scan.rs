@@ -98,36 +98,8 @@ pub(crate) fn is_special(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
 }
 
-/// Value of a hex digit (either case), or 0xff.
-static HEX_VALUE: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut c = 0;
-    while c < 256 {
-        t[c] = match c as u8 {
-            b'0'..=b'9' => c as u8 - b'0',
-            b'a'..=b'f' => c as u8 - b'a' + 10,
-            b'A'..=b'F' => c as u8 - b'A' + 10,
-            _ => 0xff,
-        };
-        c += 1;
-    }
-    t
-};
-
-/// What a two-byte escape `\X` decodes to, indexed by X; 0 if X is not one
-/// (`u` included: it is handled separately).
-static SIMPLE_ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
+// Hex digit values and two-byte escapes: the block kernel's tables.
+use crate::simd::json::bytes::{HEX as HEX_VALUE, SIMPLE as SIMPLE_ESCAPE};
 
 /// NIP-01 escape sequence of each byte that needs one (length in byte 7).
 #[cfg(test)]

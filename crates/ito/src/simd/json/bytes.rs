@@ -37,7 +37,7 @@ use std::ptr;
 use super::{first, low_bytes, Block};
 
 /// Value of each hex digit (either case), 0xff for other bytes.
-static HEX: [u8; 256] = {
+pub(crate) static HEX: [u8; 256] = {
     let mut t = [0xffu8; 256];
     let mut c = 0;
     while c < 256 {
@@ -54,7 +54,7 @@ static HEX: [u8; 256] = {
 
 /// What a two-byte escape `\X` decodes to, indexed by `X`; 0 when it is
 /// not one (`u` included).
-static SIMPLE: [u8; 256] = {
+pub(crate) static SIMPLE: [u8; 256] = {
     let mut t = [0u8; 256];
     t[b'"' as usize] = b'"';
     t[b'\\' as usize] = b'\\';
