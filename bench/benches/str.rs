@@ -214,8 +214,12 @@ fn best_of_n() {
         let s: &str = black_box(s);
         let (mut a, mut c) = (f64::MAX, f64::MAX);
         for _ in 0..rounds {
-            best_round(200_000, || drop(black_box(Str::from(s))), &mut a);
-            best_round(200_000, || drop(black_box(CompactString::from(s))), &mut c);
+            best_round(200_000, || drop(black_box(Str::from(black_box(s)))), &mut a);
+            best_round(
+                200_000,
+                || drop(black_box(CompactString::from(black_box(s)))),
+                &mut c,
+            );
         }
         pair(&format!("from/inline_{}B", s.len()), a, "CompactString", c);
     }

@@ -157,24 +157,37 @@ pub(crate) unsafe fn retain(data: *const u8) {
 
 /// One handle fewer; frees the allocation with the last one.
 ///
+/// The same protocol as `Arc`: a Release decrement, and an Acquire fence
+/// only on the last one. (A load-first "sole owner" shortcut was tried: it
+/// put a load between the clone's and the drop's locked instructions and
+/// made clone + drop about 10% slower than `Arc<str>`.)
+///
 /// # Safety
 /// `data` is the data pointer of a live heap `Str` whose handle is being
 /// dropped (and not used again).
 #[inline]
 pub(crate) unsafe fn release(data: *const u8) {
     // SAFETY: forwarded contract; the handle being dropped still counts.
-    let h = unsafe { header(data) };
-    // Fast path for the sole owner: a count of 1 seen by the only handle
-    // cannot change under us (cloning needs a handle), so no read-modify-
-    // write is needed; Acquire pairs with other handles' Release decrements.
-    if h.rc.load(Ordering::Acquire) != 1 {
-        if h.rc.fetch_sub(1, Ordering::Release) != 1 {
-            return;
-        }
-        std::sync::atomic::fence(Ordering::Acquire);
+    if unsafe { header(data) }.rc.fetch_sub(1, Ordering::Release) == 1 {
+        // SAFETY: that was the last handle.
+        unsafe { release_last(data) }
     }
-    let cap = h.cap;
-    // SAFETY: this was the last handle; the allocation was made with `cap`.
+}
+
+/// Free the allocation after the last handle's decrement (out of line, so
+/// the common decrement stays small where it is inlined).
+///
+/// # Safety
+/// `data` is the data pointer of a heap `Str` whose count just dropped to 0.
+#[cold]
+#[inline(never)]
+unsafe fn release_last(data: *const u8) {
+    // Pairs with the other handles' Release decrements: their uses of the
+    // bytes happen before the free.
+    std::sync::atomic::fence(Ordering::Acquire);
+    // SAFETY: forwarded contract: no handle is left, so the header is ours.
+    let cap = unsafe { header(data) }.cap;
+    // SAFETY: the allocation was made with `cap` by `alloc_data`.
     unsafe { free_data(data.cast_mut(), cap) }
 }
 
