@@ -78,16 +78,19 @@
 //! 0.8–3.5 ms while they rehash every string.
 //!
 //! ## What is not here, and why
-//! * Not as fast as string-interner on single-threaded hits (about half its
-//!   speed on 6,000 identifiers; see `bench/RESULTS.md`). Its hit is
-//!   foldhash + one SSE2 group probe in a table that only one thread
-//!   touches; ours pays for XXH3 (the crate's shared content hash, which
-//!   [`Str`](crate::Str) caches and [`Interner::intern_str`] reuses — about
-//!   a third of a hit; its length classes branch unpredictably on mixed
-//!   lengths), for shards, and for a table that readers probe while a
-//!   writer grows it. The seven tags of a bucket are compared with scalar
-//!   code: they are atomics, and a vector load of them would be a data race
-//!   in Rust's memory model.
+//! * Not as fast as string-interner on single-threaded hits (`Interner`
+//!   about half its speed on 6,000 identifiers, [`LocalInterner`]
+//!   0.75–0.9×; see `bench/RESULTS.md`). Not because of the hash: on these
+//!   keys seeded XXH3 costs what its foldhash costs (7–9 ns each, mostly
+//!   mispredicted length-class branches), and a fold-multiply short hash of
+//!   our own made hits no faster. A hit is a chain of dependent loads.
+//!   string-interner's is control group → bucket → `ends[sym]` → bytes;
+//!   `LocalInterner` adds two (small, cache-resident) indirections, the
+//!   entry segment and the string chunk, which keep its growth pause-free
+//!   and its memory below string-interner's; `Interner` adds the shard and
+//!   a table that readers probe while a writer grows it. The seven tags of
+//!   a bucket are compared with scalar code: they are atomics, and a vector
+//!   load of them would be a data race in Rust's memory model.
 //! * No removal from an [`Interner`]: it is append-only, which is what lets
 //!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
 //!   for strings that come and go.
