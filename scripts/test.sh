@@ -13,6 +13,18 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The loom model of Pool needs the `loom` crate, which only a `--cfg loom`
+# build uses: run it when the crate is available (cached or fetchable), and
+# say so when it is not. Its own target directory keeps the cfg change from
+# invalidating the main build.
+echo "== loom model of Pool (tests/loom_pool.rs)"
+if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+    cargo test -p ito --release --test loom_pool
+else
+  echo "   loom crate not available offline: skipped"
+fi
+
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so
 # they cannot rot, and say so when it is not.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

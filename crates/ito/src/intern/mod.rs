@@ -94,10 +94,13 @@
 //! * No removal from an [`Interner`]: it is append-only, which is what lets
 //!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
 //!   for strings that come and go.
-//! * No loom model: the readers rely on a sequence lock plus *content
-//!   verification* of every hit, and on memory that is never freed while
-//!   the table lives; loom cannot model the `SegVec` raw allocations without
-//!   rewriting them against its own atomics. The invariants are exercised by
+//! * No loom model of the `Interner` (there is one of [`Pool`]:
+//!   `tests/loom_pool.rs`, on the pool's own code, under `--cfg loom`). The
+//!   interner's readers rely on a sequence lock plus *content verification*
+//!   of every hit, and on memory that is never freed while the table lives;
+//!   its slots turn addresses into integers, and its `SegVec` raw
+//!   allocations would have to be rewritten against loom's atomics. The
+//!   invariants are exercised by
 //!   the multi-threaded stress tests (`tests/intern_concurrency.rs`) and the
 //!   single-threaded unsafe paths under Miri:
 //!   `MIRIFLAGS=-Zmiri-permissive-provenance cargo +nightly miri test -p ito

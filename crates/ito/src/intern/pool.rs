@@ -18,7 +18,8 @@
 //! A dying entry (count 0) is never handed out again: the CAS only succeeds
 //! from a positive count. Other threads touch entries only while holding the
 //! shard lock, and the dropper frees after taking the write lock, so nobody
-//! can be reading it. A probe run longer than [`MAX_CHAIN`](super::MAX_CHAIN)
+//! can be reading it. `tests/loom_pool.rs` model-checks this protocol
+//! with loom, on this code (see the imports below). A probe run longer than [`MAX_CHAIN`](super::MAX_CHAIN)
 //! switches the shard to keyed SipHash-1-3, as in the interner.
 //!
 //! Not built: lock-free hits. A hit takes the shard's read lock (shared, but
@@ -32,8 +33,19 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 use std::ptr::{self, NonNull};
-use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+// The reference-count/lock protocol is model-checked with loom
+// (`tests/loom_pool.rs`, built with `--cfg loom`): under that cfg the pool's
+// atomics, locks and `Arc` are loom's, so loom runs this very code.
+#[cfg(loom)]
+use loom::sync::{
+    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    Arc, RwLock, RwLockReadGuard, RwLockWriteGuard,
+};
+#[cfg(not(loom))]
+use std::sync::{
+    atomic::{fence, AtomicU64, AtomicUsize, Ordering},
+    Arc, RwLock, RwLockReadGuard, RwLockWriteGuard,
+};
 
 use super::shard::MAX_CHAIN;
 
