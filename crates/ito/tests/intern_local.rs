@@ -148,8 +148,12 @@ fn resolve_foreign_symbol_panics() {
 fn empty_and_unicode_and_boundary_lengths() {
     let mut t = LocalInterner::new();
     let mut strings = vec![String::new(), "é".into(), "\u{1F600}".into()];
-    // Around the large-string boundary (4096) and chunk sizes.
-    for n in [4094usize, 4095, 4096, 4097, 8191, 65_535, 65_536, 70_000] {
+    // Around the one/two-byte length prefix (128), the large-string
+    // boundary (4094) and chunk sizes.
+    for n in [
+        126usize, 127, 128, 129, 255, 256, 4092, 4093, 4094, 4095, 4096, 4097, 8191, 65_535,
+        65_536, 70_000,
+    ] {
         strings.push("q".repeat(n));
         strings.push(format!("{}é", "r".repeat(n.saturating_sub(2))));
     }
@@ -159,6 +163,31 @@ fn empty_and_unicode_and_boundary_lengths() {
         assert_eq!(t.get(s), Some(*sym));
     }
     assert_eq!(t.len(), strings.len());
+}
+
+/// Strings whose prefixed sizes fill chunks exactly, then overflow them
+/// by one byte: every string stays readable after later chunks are added.
+#[test]
+fn strings_filling_chunks_exactly() {
+    let mut t = LocalInterner::new();
+    let mut strings = Vec::new();
+    // 127 bytes + 1-byte prefix = 128: 32 fill the 4 KiB first chunk.
+    for i in 0..32 {
+        strings.push(format!("{i:03}{}", "a".repeat(124)));
+    }
+    // 4093 bytes + 2-byte prefix: one per chunk, with one byte to spare in
+    // the 8 KiB and 16 KiB chunks; then short ones fill the gaps.
+    for i in 0..6 {
+        strings.push(format!("{i}{}", "b".repeat(4092)));
+        strings.push(format!("s{i}"));
+    }
+    let syms: Vec<Sym> = strings.iter().map(|s| t.intern(s)).collect();
+    for (s, sym) in strings.iter().zip(&syms) {
+        assert_eq!(t.resolve(*sym), s);
+        assert_eq!(t.get(s), Some(*sym));
+    }
+    let all: Vec<&str> = t.iter().map(|(_, s)| s).collect();
+    assert_eq!(all, strings.iter().map(String::as_str).collect::<Vec<_>>());
 }
 
 #[test]
@@ -216,13 +245,13 @@ fn memory_usage_is_sane() {
     }
     let bytes: usize = words.iter().map(String::len).sum();
     let used = t.memory_usage();
-    // 12-byte entries + table + chunk slack: well above the string bytes,
-    // well under lasso-like 40 B/entry overheads.
-    assert!(used > bytes + 12 * words.len(), "{used}");
+    // 8-byte entries + 1-byte length prefixes + table + chunk slack: well
+    // above the string bytes, well under lasso-like 40 B/entry overheads.
+    assert!(used > bytes + 9 * words.len(), "{used}");
     assert!(used < bytes + 40 * words.len(), "{used}");
     assert!(format!("{t:?}").contains("len: 100000"));
     let sized = LocalInterner::with_capacity(100_000);
-    assert!(sized.memory_usage() >= 12 * 100_000);
+    assert!(sized.memory_usage() >= 8 * 100_000);
 }
 
 #[test]
