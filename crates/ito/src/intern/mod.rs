@@ -7,7 +7,8 @@
 //!   hash it caches, so a string is hashed once however often it is interned.
 //! * [`LocalInterner`]: the single-threaded variant (`&mut self` to insert;
 //!   like lasso's `Rodeo` beside `ThreadedRodeo`): one SwissTable-style
-//!   table with incremental resize, dense symbols, 8-byte entries (the length prefixes the bytes).
+//!   table with incremental resize, dense symbols, 8-byte entries (the
+//!   length prefixes the bytes).
 //! * [`Pool`]: collectable interning ([`Interned`] handles compare by
 //!   pointer; an entry leaves the pool when its last handle drops).
 //! * [`Stats`]: what interning a stream of strings would save.
