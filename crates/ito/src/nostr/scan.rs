@@ -371,35 +371,17 @@ pub(crate) fn unescape_into_reference(dst: &mut Vec<u8>, src: &[u8]) -> Result<(
             if i + 8 <= n {
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&src[i..i + 8]);
-                let x = u64::from_le_bytes(b);
-                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
-                if simple != 0 {
-                    // SAFETY: w <= i < n.
-                    unsafe { *out.add(w) = simple };
-                    w += 1;
-                    i += 2;
-                    continue;
-                }
-                if x as u32 == u32::from_le_bytes(*b"\\u00") {
-                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
-                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
-                    if (hi | lo) & 0xf0 == 0 {
-                        let v = (hi << 4) | lo;
-                        // SAFETY: 6 input bytes decode to 1 or 2 output bytes
-                        // and w <= i.
-                        unsafe {
-                            if v < 0x80 {
-                                *out.add(w) = v;
-                                w += 1;
-                            } else {
-                                *out.add(w) = 0xc0 | (v >> 6);
-                                *out.add(w + 1) = 0x80 | (v & 0x3f);
-                                w += 2;
-                            }
-                        }
-                        i += 6;
-                        continue;
+                if let Some((bytes, k, len)) = short_escape(u64::from_le_bytes(b)) {
+                    // SAFETY: w <= i < n, so both bytes lie within the n + 16
+                    // reserved; a second byte beyond k is scratch, rewritten
+                    // later or past the final length.
+                    unsafe {
+                        *out.add(w) = bytes[0];
+                        *out.add(w + 1) = bytes[1];
                     }
+                    w += k;
+                    i += len;
+                    continue;
                 }
             }
             match decode_escape(src, i) {
@@ -418,6 +400,35 @@ pub(crate) fn unescape_into_reference(dst: &mut Vec<u8>, src: &[u8]) -> Result<(
         unsafe { dst.set_len(base + w) };
     }
     result
+}
+
+/// The common escapes, decoded from the 8 input bytes `x` (little-endian)
+/// that start with a backslash: `\X` (one of the two-byte escapes) and
+/// `\u00XX`. Returns the decoded bytes (the second is padding when the
+/// count is 1), their count, and the escape's length; `None` for the rest
+/// (`\uXXXX` above U+00FF, surrogate pairs, errors), which
+/// `decode_escape` handles. (The scalar references' fast path; the library
+/// decodes with the block kernel in `simd::json::bytes`.)
+#[cfg(test)]
+#[inline(always)]
+fn short_escape(x: u64) -> Option<([u8; 2], usize, usize)> {
+    let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
+    if simple != 0 {
+        return Some(([simple, 0], 1, 2));
+    }
+    if x as u32 == u32::from_le_bytes(*b"\\u00") {
+        let hi = HEX_VALUE[(x >> 32) as u8 as usize];
+        let lo = HEX_VALUE[(x >> 40) as u8 as usize];
+        if (hi | lo) & 0xf0 == 0 {
+            let v = (hi << 4) | lo;
+            return Some(if v < 0x80 {
+                ([v, 0], 1, 6)
+            } else {
+                ([0xc0 | (v >> 6), 0x80 | (v & 0x3f)], 2, 6)
+            });
+        }
+    }
+    None
 }
 
 #[cold]
@@ -465,30 +476,11 @@ pub(crate) fn unescape_in_place_reference(buf: &mut [u8]) -> Result<usize, Error
             if i + 8 <= n {
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&buf[i..i + 8]);
-                let x = u64::from_le_bytes(b);
-                let simple = SIMPLE_ESCAPE[(x >> 8) as u8 as usize];
-                if simple != 0 {
-                    buf[w] = simple;
-                    w += 1;
-                    i += 2;
+                if let Some((bytes, k, len)) = short_escape(u64::from_le_bytes(b)) {
+                    buf[w..w + k].copy_from_slice(&bytes[..k]);
+                    w += k;
+                    i += len;
                     continue;
-                }
-                if x as u32 == u32::from_le_bytes(*b"\\u00") {
-                    let hi = HEX_VALUE[(x >> 32) as u8 as usize];
-                    let lo = HEX_VALUE[(x >> 40) as u8 as usize];
-                    if (hi | lo) & 0xf0 == 0 {
-                        let v = (hi << 4) | lo;
-                        if v < 0x80 {
-                            buf[w] = v;
-                            w += 1;
-                        } else {
-                            buf[w] = 0xc0 | (v >> 6);
-                            buf[w + 1] = 0x80 | (v & 0x3f);
-                            w += 2;
-                        }
-                        i += 6;
-                        continue;
-                    }
                 }
             }
             let (cp, len) = decode_escape(buf, i)?;
