@@ -1,12 +1,14 @@
 //! Small, Miri-sized runs of every unsafe path in `ito::intern`: segmented
 //! arrays, arena records (short, multi-byte-prefix, large), bucket splits,
 //! overflow chains and their reuse, the SipHash switch, `Frozen`, `Pool`
-//! entries (revive, replace, free) and two-thread races.
+//! entries (revive, replace, free) and two-thread races; `LocalInterner`
+//! records (one- and two-byte length prefixes, large strings), resizes and
+//! migration.
 //!
 //! `cargo +nightly miri test -p ito --test intern_miri`
 
 use ito::intern::{Builder, MAX_CHAIN};
-use ito::{Interned, Interner, Pool};
+use ito::{Interned, Interner, LocalInterner, Pool};
 
 const SEED: u64 = 42;
 
@@ -129,4 +131,26 @@ fn interner_drop_with_many_allocations() {
         interner.intern(&format!("{i}-{}", "y".repeat(i % 50)));
     }
     assert_eq!(interner.len(), 300);
+}
+
+#[test]
+fn local_interner_records_resize_and_migration() {
+    let mut t = LocalInterner::new();
+    let mut keys: Vec<String> = (0..120).map(|i| format!("k{i}")).collect();
+    keys.push(String::new());
+    keys.push("m".repeat(127)); // the longest one-byte length prefix
+    keys.push("m".repeat(128)); // the shortest two-byte one
+    keys.push("x".repeat(4093)); // the longest chunked string
+    keys.push("y".repeat(4094)); // the shortest large one
+    let syms: Vec<_> = keys.iter().map(|k| t.intern(k)).collect();
+    // 125 entries: the table grew from 16 slots through several resizes,
+    // with migration steps interleaved with the inserts above.
+    for (k, s) in keys.iter().zip(&syms) {
+        assert_eq!(t.resolve(*s), k);
+        assert_eq!(t.get(k), Some(*s));
+        assert_eq!(t.intern(k), *s);
+    }
+    assert_eq!(t.get("absent"), None);
+    let all: Vec<&str> = t.iter().map(|(_, s)| s).collect();
+    assert_eq!(all, keys.iter().map(String::as_str).collect::<Vec<_>>());
 }
