@@ -35,13 +35,14 @@ static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
 use ito_bench::{
     alloc_memcpy_entry, as_str, best_of, count_bytes as measure, distinct, identifiers,
-    memcpy_entry, memory_datasets, memory_report, print_ratios, set_similar, timed, twitter_words,
-    Growth, Ratio, Rng, Sections, Timed, GROWTH_KEYS, MIB, SIMILAR,
+    memcpy_entry, memory_report, print_ratios, set_similar, timed, twitter_words, Growth, Ratio,
+    Rng, Sections, Timed, GROWTH_KEYS, MIB, SIMILAR,
 };
 
 mod common;
 use common::{
-    bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, similar_miss_entry, SI,
+    bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, printed_sections,
+    similar_miss_entry, Peer, SI,
 };
 
 // ---------------------------------------------------------------------------
@@ -203,37 +204,69 @@ fn two_threaded(c: &mut Criterion, name: &str, words: &[String]) {
 // ---------------------------------------------------------------------------
 // 800 similar 1 MiB strings.
 
-/// Time `iters` misses: each interns the next similar string into `table`,
-/// which is replaced (untimed) after every `SIMILAR` strings.
-fn miss_loop<T>(iters: u64, new: impl Fn() -> T, mut intern: impl FnMut(&mut T, &str)) -> Duration {
-    let mut buf = vec![b'a'; MIB];
-    let mut table = new();
-    let mut total = Duration::ZERO;
-    for k in 0..iters as usize {
-        let i = k % SIMILAR;
-        if i == 0 && k > 0 {
-            table = new();
-        }
-        set_similar(&mut buf, i);
-        let s = as_str(&buf); // UTF-8 check outside the timed region
-        let start = Instant::now();
-        intern(&mut table, s);
-        total += start.elapsed();
-    }
-    total
+/// Criterion case `id`: each iteration interns the next similar string into
+/// a table from `new`, replaced (untimed) after every `SIMILAR` strings.
+fn bench_similar_miss<T>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    new: impl Fn() -> T,
+    mut intern: impl FnMut(&mut T, &str),
+) {
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut buf = vec![b'a'; MIB];
+            let mut table = new();
+            let mut total = Duration::ZERO;
+            for k in 0..iters as usize {
+                let i = k % SIMILAR;
+                if i == 0 && k > 0 {
+                    table = new();
+                }
+                set_similar(&mut buf, i);
+                let s = as_str(&buf); // UTF-8 check outside the timed region
+                let start = Instant::now();
+                intern(&mut table, s);
+                total += start.elapsed();
+            }
+            total
+        })
+    });
 }
 
-fn hit_loop(iters: u64, mut intern: impl FnMut(&str)) -> Duration {
+/// Criterion case `id`: `fill` puts all `SIMILAR` strings into `table`
+/// (untimed), then each iteration looks the next one up with `hit`.
+fn bench_similar_hit<T>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    mut table: T,
+    mut fill: impl FnMut(&mut T, &str),
+    mut hit: impl FnMut(&mut T, &str),
+) {
     let mut buf = vec![b'a'; MIB];
-    let mut total = Duration::ZERO;
-    for k in 0..iters as usize {
-        set_similar(&mut buf, k % SIMILAR);
-        let s = as_str(&buf); // UTF-8 check outside the timed region
-        let start = Instant::now();
-        intern(s);
-        total += start.elapsed();
+    for i in 0..SIMILAR {
+        set_similar(&mut buf, i);
+        fill(&mut table, as_str(&buf));
     }
-    total
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut buf = vec![b'a'; MIB];
+            let mut total = Duration::ZERO;
+            for k in 0..iters as usize {
+                set_similar(&mut buf, k % SIMILAR);
+                let s = as_str(&buf); // UTF-8 check outside the timed region
+                let start = Instant::now();
+                hit(&mut table, s);
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+}
+
+/// Intern `s` into the peer table `t` (a miss/hit closure of the similar
+/// strings' cases; also fills their tables).
+fn peer_intern<P: Peer>(t: &mut P, s: &str) {
+    black_box(t.intern(s));
 }
 
 fn similar_megabytes(c: &mut Criterion) {
@@ -248,94 +281,43 @@ fn similar_megabytes(c: &mut Criterion) {
     g.bench_function("alloc+memcpy", |b| {
         b.iter(|| black_box(black_box(&src).to_vec()));
     });
-    g.bench_function("miss/ito", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, ito::Interner::new, |t, s| {
-                black_box(t.intern(s));
-            })
-        })
+    bench_similar_miss(&mut g, "miss/ito", ito::Interner::new, peer_intern);
+    bench_similar_miss(
+        &mut g,
+        "miss/ito-Pool",
+        || (ito::Pool::new(), Vec::new()),
+        |(pool, keep), s| keep.push(pool.intern(s)),
+    );
+    bench_similar_miss(
+        &mut g,
+        "miss/lasso-Rodeo",
+        lasso::Rodeo::default,
+        peer_intern,
+    );
+    bench_similar_miss(&mut g, "miss/internment-ArcIntern", Vec::new, |keep, s| {
+        keep.push(internment::ArcIntern::<str>::from(s))
     });
-    g.bench_function("miss/ito-Pool", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(
-                iters,
-                || (ito::Pool::new(), Vec::new()),
-                |(pool, keep), s| keep.push(pool.intern(s)),
-            )
-        })
-    });
-    g.bench_function("miss/lasso-Rodeo", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, lasso::Rodeo::default, |t, s| {
-                black_box(t.get_or_intern(s));
-            })
-        })
-    });
-    g.bench_function("miss/internment-ArcIntern", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, Vec::new, |keep, s| {
-                keep.push(internment::ArcIntern::<str>::from(s))
-            })
-        })
-    });
-    let mut buf = vec![b'a'; MIB];
-    {
-        let interner = ito::Interner::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            interner.intern(as_str(&buf));
-        }
-        g.bench_function("hit/ito", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(interner.intern(s));
-                })
-            })
-        });
-    }
-    {
-        let pool = ito::Pool::new();
-        let mut keep = Vec::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            keep.push(pool.intern(as_str(&buf)));
-        }
-        g.bench_function("hit/ito-Pool", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(pool.intern(s));
-                })
-            })
-        });
-    }
-    {
-        let mut rodeo = lasso::Rodeo::default();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            rodeo.get_or_intern(as_str(&buf));
-        }
-        g.bench_function("hit/lasso-Rodeo", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(rodeo.get_or_intern(s));
-                })
-            })
-        });
-    }
-    {
-        let mut keep = Vec::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            keep.push(internment::ArcIntern::<str>::from(as_str(&buf)));
-        }
-        g.bench_function("hit/internment-ArcIntern", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(internment::ArcIntern::<str>::from(s));
-                })
-            })
-        });
-    }
+    let (ito_t, rodeo) = (ito::Interner::new(), lasso::Rodeo::default());
+    bench_similar_hit(&mut g, "hit/ito", ito_t, peer_intern, peer_intern);
+    bench_similar_hit(
+        &mut g,
+        "hit/ito-Pool",
+        (ito::Pool::new(), Vec::new()),
+        |(pool, keep), s| keep.push(pool.intern(s)),
+        |(pool, _), s| {
+            black_box(pool.intern(s));
+        },
+    );
+    bench_similar_hit(&mut g, "hit/lasso-Rodeo", rodeo, peer_intern, peer_intern);
+    bench_similar_hit(
+        &mut g,
+        "hit/internment-ArcIntern",
+        Vec::new(),
+        |keep, s| keep.push(internment::ArcIntern::<str>::from(s)),
+        |_, s| {
+            black_box(internment::ArcIntern::<str>::from(s));
+        },
+    );
     g.finish();
 }
 
@@ -405,6 +387,27 @@ fn two_miss_entry<'a, P: SharedPeer + 'a>(name: &'a str, uniq: &'a [String]) -> 
                     black_box(t.intern(s));
                 })
             })
+        }),
+    )
+}
+
+/// A best-of entry: make the next similar string (1, 2, ...) of `byte`s in
+/// a fresh buffer, copy it to a fresh `String` (untimed) and time
+/// `intern` of it.
+fn fresh_similar_entry<'a>(
+    name: &'a str,
+    byte: u8,
+    mut intern: impl FnMut(&str) + 'a,
+) -> Timed<'a> {
+    let mut n = 0usize;
+    (
+        name,
+        Box::new(move || {
+            n += 1;
+            let mut b = vec![byte; MIB];
+            set_similar(&mut b, n);
+            let s = as_str(&b).to_owned();
+            timed(|| intern(&s))
         }),
     )
 }
@@ -503,7 +506,6 @@ fn ratio_report(ids: &[String], words: &[String]) {
     );
     print_ratios("1 MiB similar, hit (x = vs ito)", 1, &r, faster);
     drop((t, rodeo, keep));
-    let (mut m, mut k) = (0usize, 0usize);
     let mut fresh = ito::Interner::new();
     let mut fresh_rodeo = lasso::Rodeo::default();
     let mut fresh_keep = Vec::new();
@@ -513,28 +515,12 @@ fn ratio_report(ids: &[String], words: &[String]) {
             similar_miss_entry("ito miss", &mut fresh, &mut buf),
             memcpy_entry(&mut dst, &src),
             alloc_memcpy_entry(&src),
-            (
-                "lasso miss",
-                Box::new(|| {
-                    m += 1;
-                    let mut b = vec![b'b'; MIB];
-                    set_similar(&mut b, m);
-                    let s = as_str(&b).to_owned();
-                    timed(|| {
-                        black_box(fresh_rodeo.get_or_intern(&s));
-                    })
-                }),
-            ),
-            (
-                "internment miss",
-                Box::new(|| {
-                    k += 1;
-                    let mut b = vec![b'c'; MIB];
-                    set_similar(&mut b, k);
-                    let s = as_str(&b).to_owned();
-                    timed(|| fresh_keep.push(internment::ArcIntern::<str>::from(s.as_str())))
-                }),
-            ),
+            fresh_similar_entry("lasso miss", b'b', |s| {
+                black_box(fresh_rodeo.get_or_intern(s));
+            }),
+            fresh_similar_entry("internment miss", b'c', |s| {
+                fresh_keep.push(internment::ArcIntern::<str>::from(s))
+            }),
         ],
     );
     print_ratios("1 MiB similar, miss (x = vs ito)", 1, &r, faster);
@@ -546,19 +532,10 @@ fn main() {
     // ITO_BENCH_ONLY=memory|ratios|growth|ops runs one printed section and
     // exits; ITO_BENCH_SKIP_CUSTOM skips them all (criterion only).
     if let Some(sections) = Sections::from_env() {
-        if sections.want("memory") {
-            memory(&memory_datasets(&ids, &words));
-        }
-        if sections.want("ratios") {
-            ratio_report(&ids, &words);
-        }
-        if sections.want("growth") {
-            growth_report();
-        }
         if sections.only() == Some("ops") {
             ops_driver(&ids, &words);
         }
-        if sections.only().is_some() {
+        if printed_sections(&sections, &ids, &words, memory, ratio_report, growth_report) {
             return;
         }
     }

@@ -24,14 +24,14 @@ use ito::intern::LocalInterner;
 static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
 use ito_bench::{
-    as_str, best_of, count_bytes as measure, distinct, identifiers, memcpy_entry, memory_datasets,
-    memory_report, print_ratios, set_similar, twitter_words, Growth, Ratio, Sections, GROWTH_KEYS,
-    MIB, SIMILAR,
+    as_str, best_of, count_bytes as measure, distinct, identifiers, memcpy_entry, memory_report,
+    print_ratios, set_similar, twitter_words, Growth, Ratio, Sections, GROWTH_KEYS, MIB, SIMILAR,
 };
 
 mod common;
 use common::{
-    bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, similar_miss_entry, SI,
+    bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, printed_sections,
+    similar_miss_entry, SI,
 };
 
 /// The four tables of the hit measurements, filled together (one string
@@ -221,16 +221,7 @@ fn main() {
             }
             return;
         }
-        if sections.want("memory") {
-            memory(&memory_datasets(&ids, &words));
-        }
-        if sections.want("ratios") {
-            ratio_report(&ids, &words);
-        }
-        if sections.want("growth") {
-            growth_report();
-        }
-        if sections.only().is_some() {
+        if printed_sections(&sections, &ids, &words, memory, ratio_report, growth_report) {
             return;
         }
     }

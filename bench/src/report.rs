@@ -54,6 +54,29 @@ impl Sections {
     pub fn only(&self) -> Option<&str> {
         self.only.as_deref()
     }
+
+    /// Run the wanted ones of `sections` (name, body) in order; `true` when
+    /// the binary should stop there (`ITO_BENCH_ONLY` is set).
+    ///
+    /// ```
+    /// # fn run(sections: &ito_bench::Sections) {
+    /// let mut ran = Vec::new();
+    /// if sections.run(&mut [
+    ///     ("memory", &mut || ran.push("memory")),
+    ///     ("growth", &mut || println!("growth")),
+    /// ]) {
+    ///     return;
+    /// }
+    /// # }
+    /// ```
+    pub fn run(&self, sections: &mut [(&str, &mut dyn FnMut())]) -> bool {
+        for (name, body) in sections.iter_mut() {
+            if self.want(name) {
+                body();
+            }
+        }
+        self.only.is_some()
+    }
 }
 
 /// The wall time `f` takes.

@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup};
-use ito_bench::{as_str, set_similar, timed, Growth, Timed};
+use ito_bench::{as_str, memory_datasets, set_similar, timed, Growth, Sections, Timed};
 
 /// string-interner's default table.
 pub(crate) type SI = string_interner::DefaultStringInterner;
@@ -187,4 +187,22 @@ pub(crate) fn grow<P: Peer>(g: &mut Growth, name: &str, slowest: bool) {
     });
     g.time(insert);
     g.percentiles(name, slowest);
+}
+
+/// Run the wanted ones of the printed sections both benches have, in order:
+/// `memory` (over [`memory_datasets`]), `ratios`, `growth`. `true` when the
+/// binary should stop there (`ITO_BENCH_ONLY` is set).
+pub(crate) fn printed_sections(
+    sections: &Sections,
+    ids: &[String],
+    words: &[String],
+    memory: fn(&[(&str, Vec<String>)]),
+    ratios: fn(&[String], &[String]),
+    growth: fn(),
+) -> bool {
+    sections.run(&mut [
+        ("memory", &mut || memory(&memory_datasets(ids, words))),
+        ("ratios", &mut || ratios(ids, words)),
+        ("growth", &mut || growth()),
+    ])
 }
