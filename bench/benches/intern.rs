@@ -27,14 +27,23 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{BatchSize, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
 
 #[global_allocator]
 static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
-use ito_bench::{count_bytes as measure, distinct, identifiers, twitter_words, Rng};
+use ito_bench::{
+    alloc_memcpy_entry, as_str, best_of, count_bytes as measure, distinct, identifiers,
+    memcpy_entry, memory_report, print_ratios, set_similar, timed, twitter_words, Growth, Ratio,
+    Rng, Sections, Timed, GROWTH_KEYS, MIB, SIMILAR,
+};
 
-type SI = string_interner::DefaultStringInterner;
+mod common;
+use common::{
+    bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, printed_sections,
+    similar_miss_entry, Peer, SI,
+};
 
 // ---------------------------------------------------------------------------
 // Single thread.
@@ -44,17 +53,8 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
     let mut g = c.benchmark_group(format!("intern/hit/{name}"));
     g.throughput(Throughput::Elements(words.len() as u64));
     {
-        let interner = ito::Interner::new();
-        uniq.iter().for_each(|s| {
-            interner.intern(s);
-        });
-        g.bench_function("ito", |b| {
-            b.iter(|| {
-                for s in words {
-                    black_box(interner.intern(s));
-                }
-            })
-        });
+        let mut interner = filled::<ito::Interner>(&uniq);
+        bench_hit(&mut g, "ito", &mut interner, words);
         g.bench_function("ito-get", |b| {
             b.iter(|| {
                 for s in words {
@@ -72,72 +72,21 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
         });
     }
     {
-        let mut rodeo = lasso::Rodeo::default();
-        uniq.iter().for_each(|s| {
-            rodeo.get_or_intern(s);
-        });
-        g.bench_function("lasso-Rodeo", |b| {
-            b.iter(|| {
-                for s in words {
-                    black_box(rodeo.get_or_intern(s));
-                }
-            })
-        });
+        let mut rodeo = filled::<lasso::Rodeo>(&uniq);
+        bench_hit(&mut g, "lasso-Rodeo", &mut rodeo, words);
     }
     {
-        let mut si = SI::new();
-        uniq.iter().for_each(|s| {
-            si.get_or_intern(s);
-        });
-        g.bench_function("string-interner", |b| {
-            b.iter(|| {
-                for s in words {
-                    black_box(si.get_or_intern(s));
-                }
-            })
-        });
+        let mut si = filled::<SI>(&uniq);
+        bench_hit(&mut g, "string-interner", &mut si, words);
     }
     g.finish();
 
     // Miss: intern every distinct word into a fresh table (growth included).
     let mut g = c.benchmark_group(format!("intern/miss/{name}"));
     g.throughput(Throughput::Elements(uniq.len() as u64));
-    g.bench_function("ito", |b| {
-        b.iter_batched(
-            ito::Interner::new,
-            |interner| {
-                for s in &uniq {
-                    black_box(interner.intern(s));
-                }
-                interner
-            },
-            BatchSize::LargeInput,
-        )
-    });
-    g.bench_function("lasso-Rodeo", |b| {
-        b.iter_batched(
-            lasso::Rodeo::default,
-            |mut rodeo| {
-                for s in &uniq {
-                    black_box(rodeo.get_or_intern(s));
-                }
-                rodeo
-            },
-            BatchSize::LargeInput,
-        )
-    });
-    g.bench_function("string-interner", |b| {
-        b.iter_batched(
-            SI::new,
-            |mut si| {
-                for s in &uniq {
-                    black_box(si.get_or_intern(s));
-                }
-                si
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    bench_miss::<ito::Interner>(&mut g, "ito", &uniq);
+    bench_miss::<lasso::Rodeo>(&mut g, "lasso-Rodeo", &uniq);
+    bench_miss::<SI>(&mut g, "string-interner", &uniq);
     g.finish();
 }
 
@@ -159,6 +108,72 @@ fn two_threads(iters: u64, work: impl Fn(u64) + Sync) -> Duration {
     start.elapsed()
 }
 
+/// A thread-safe table of the two-thread measurements.
+trait SharedPeer: Sync {
+    /// What interning returns.
+    type Sym;
+    /// An empty table.
+    fn new() -> Self;
+    /// The symbol of `s`, added to the table if new.
+    fn intern(&self, s: &str) -> Self::Sym;
+}
+
+impl SharedPeer for ito::Interner {
+    type Sym = ito::Sym;
+    fn new() -> Self {
+        ito::Interner::new()
+    }
+    fn intern(&self, s: &str) -> ito::Sym {
+        ito::Interner::intern(self, s)
+    }
+}
+
+impl SharedPeer for lasso::ThreadedRodeo {
+    type Sym = lasso::Spur;
+    fn new() -> Self {
+        lasso::ThreadedRodeo::default()
+    }
+    fn intern(&self, s: &str) -> lasso::Spur {
+        self.get_or_intern(s)
+    }
+}
+
+/// Criterion case `id`: both threads intern every string of `words` into
+/// the shared `t` (hits when `t` already holds them).
+fn bench_two_hit<P: SharedPeer>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    t: &P,
+    words: &[String],
+) {
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            two_threads(iters, |_| {
+                for s in words {
+                    black_box(t.intern(s));
+                }
+            })
+        })
+    });
+}
+
+/// Criterion case `id`: both threads intern every distinct word into a
+/// fresh shared table (made untimed): each word is one miss and one
+/// (racing) hit.
+fn bench_two_miss<P: SharedPeer>(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, uniq: &[String]) {
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let tables: Vec<P> = (0..iters).map(|_| P::new()).collect();
+            two_threads(iters, |i| {
+                let t = &tables[i as usize];
+                for s in uniq {
+                    black_box(t.intern(s));
+                }
+            })
+        })
+    });
+}
+
 fn two_threaded(c: &mut Criterion, name: &str, words: &[String]) {
     let uniq = distinct(words);
     let mut g = c.benchmark_group(format!("intern/2threads-hit/{name}"));
@@ -168,113 +183,90 @@ fn two_threaded(c: &mut Criterion, name: &str, words: &[String]) {
         uniq.iter().for_each(|s| {
             interner.intern(s);
         });
-        g.bench_function("ito", |b| {
-            b.iter_custom(|iters| {
-                two_threads(iters, |_| {
-                    for s in words {
-                        black_box(interner.intern(s));
-                    }
-                })
-            })
-        });
+        bench_two_hit(&mut g, "ito", &interner, words);
     }
     {
         let rodeo = lasso::ThreadedRodeo::default();
         uniq.iter().for_each(|s| {
             rodeo.get_or_intern(s);
         });
-        g.bench_function("lasso-ThreadedRodeo", |b| {
-            b.iter_custom(|iters| {
-                two_threads(iters, |_| {
-                    for s in words {
-                        black_box(rodeo.get_or_intern(s));
-                    }
-                })
-            })
-        });
+        bench_two_hit(&mut g, "lasso-ThreadedRodeo", &rodeo, words);
     }
     g.finish();
 
-    // Both threads intern every distinct word into a fresh shared table:
-    // each word is one miss and one (racing) hit.
     let mut g = c.benchmark_group(format!("intern/2threads-miss/{name}"));
     g.throughput(Throughput::Elements(2 * uniq.len() as u64));
-    g.bench_function("ito", |b| {
-        b.iter_custom(|iters| {
-            let tables: Vec<ito::Interner> = (0..iters).map(|_| ito::Interner::new()).collect();
-            two_threads(iters, |i| {
-                let t = &tables[i as usize];
-                for s in &uniq {
-                    black_box(t.intern(s));
-                }
-            })
-        })
-    });
-    g.bench_function("lasso-ThreadedRodeo", |b| {
-        b.iter_custom(|iters| {
-            let tables: Vec<lasso::ThreadedRodeo> = (0..iters)
-                .map(|_| lasso::ThreadedRodeo::default())
-                .collect();
-            two_threads(iters, |i| {
-                let t = &tables[i as usize];
-                for s in &uniq {
-                    black_box(t.get_or_intern(s));
-                }
-            })
-        })
-    });
+    bench_two_miss::<ito::Interner>(&mut g, "ito", &uniq);
+    bench_two_miss::<lasso::ThreadedRodeo>(&mut g, "lasso-ThreadedRodeo", &uniq);
     g.finish();
 }
 
 // ---------------------------------------------------------------------------
 // 800 similar 1 MiB strings.
 
-const MIB: usize = 1 << 20;
-const SIMILAR: usize = 800;
-
-/// Make `buf` the `i`-th similar string (one byte near the end differs).
-fn set_similar(buf: &mut [u8], i: usize) {
-    let n = buf.len();
-    buf[n - 1] = b'A' + (i % 26) as u8;
-    buf[n - 2] = b'0' + (i / 26 % 10) as u8;
-    buf[n - 3] = b'0' + (i / 260 % 10) as u8;
+/// Criterion case `id`: each iteration interns the next similar string into
+/// a table from `new`, replaced (untimed) after every `SIMILAR` strings.
+fn bench_similar_miss<T>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    new: impl Fn() -> T,
+    mut intern: impl FnMut(&mut T, &str),
+) {
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut buf = vec![b'a'; MIB];
+            let mut table = new();
+            let mut total = Duration::ZERO;
+            for k in 0..iters as usize {
+                let i = k % SIMILAR;
+                if i == 0 && k > 0 {
+                    table = new();
+                }
+                set_similar(&mut buf, i);
+                let s = as_str(&buf); // UTF-8 check outside the timed region
+                let start = Instant::now();
+                intern(&mut table, s);
+                total += start.elapsed();
+            }
+            total
+        })
+    });
 }
 
-fn as_str(buf: &[u8]) -> &str {
-    std::str::from_utf8(buf).expect("ascii")
-}
-
-/// Time `iters` misses: each interns the next similar string into `table`,
-/// which is replaced (untimed) after every `SIMILAR` strings.
-fn miss_loop<T>(iters: u64, new: impl Fn() -> T, mut intern: impl FnMut(&mut T, &str)) -> Duration {
+/// Criterion case `id`: `fill` puts all `SIMILAR` strings into `table`
+/// (untimed), then each iteration looks the next one up with `hit`.
+fn bench_similar_hit<T>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    mut table: T,
+    mut fill: impl FnMut(&mut T, &str),
+    mut hit: impl FnMut(&mut T, &str),
+) {
     let mut buf = vec![b'a'; MIB];
-    let mut table = new();
-    let mut total = Duration::ZERO;
-    for k in 0..iters as usize {
-        let i = k % SIMILAR;
-        if i == 0 && k > 0 {
-            table = new();
-        }
+    for i in 0..SIMILAR {
         set_similar(&mut buf, i);
-        let s = as_str(&buf); // UTF-8 check outside the timed region
-        let start = Instant::now();
-        intern(&mut table, s);
-        total += start.elapsed();
+        fill(&mut table, as_str(&buf));
     }
-    total
+    g.bench_function(id, |b| {
+        b.iter_custom(|iters| {
+            let mut buf = vec![b'a'; MIB];
+            let mut total = Duration::ZERO;
+            for k in 0..iters as usize {
+                set_similar(&mut buf, k % SIMILAR);
+                let s = as_str(&buf); // UTF-8 check outside the timed region
+                let start = Instant::now();
+                hit(&mut table, s);
+                total += start.elapsed();
+            }
+            total
+        })
+    });
 }
 
-fn hit_loop(iters: u64, mut intern: impl FnMut(&str)) -> Duration {
-    let mut buf = vec![b'a'; MIB];
-    let mut total = Duration::ZERO;
-    for k in 0..iters as usize {
-        set_similar(&mut buf, k % SIMILAR);
-        let s = as_str(&buf); // UTF-8 check outside the timed region
-        let start = Instant::now();
-        intern(s);
-        total += start.elapsed();
-    }
-    total
+/// Intern `s` into the peer table `t` (a miss/hit closure of the similar
+/// strings' cases; also fills their tables).
+fn peer_intern<P: Peer>(t: &mut P, s: &str) {
+    black_box(t.intern(s));
 }
 
 fn similar_megabytes(c: &mut Criterion) {
@@ -289,239 +281,78 @@ fn similar_megabytes(c: &mut Criterion) {
     g.bench_function("alloc+memcpy", |b| {
         b.iter(|| black_box(black_box(&src).to_vec()));
     });
-    g.bench_function("miss/ito", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, ito::Interner::new, |t, s| {
-                black_box(t.intern(s));
-            })
-        })
+    bench_similar_miss(&mut g, "miss/ito", ito::Interner::new, peer_intern);
+    bench_similar_miss(
+        &mut g,
+        "miss/ito-Pool",
+        || (ito::Pool::new(), Vec::new()),
+        |(pool, keep), s| keep.push(pool.intern(s)),
+    );
+    bench_similar_miss(
+        &mut g,
+        "miss/lasso-Rodeo",
+        lasso::Rodeo::default,
+        peer_intern,
+    );
+    bench_similar_miss(&mut g, "miss/internment-ArcIntern", Vec::new, |keep, s| {
+        keep.push(internment::ArcIntern::<str>::from(s))
     });
-    g.bench_function("miss/ito-Pool", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(
-                iters,
-                || (ito::Pool::new(), Vec::new()),
-                |(pool, keep), s| keep.push(pool.intern(s)),
-            )
-        })
-    });
-    g.bench_function("miss/lasso-Rodeo", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, lasso::Rodeo::default, |t, s| {
-                black_box(t.get_or_intern(s));
-            })
-        })
-    });
-    g.bench_function("miss/internment-ArcIntern", |b| {
-        b.iter_custom(|iters| {
-            miss_loop(iters, Vec::new, |keep, s| {
-                keep.push(internment::ArcIntern::<str>::from(s))
-            })
-        })
-    });
-    let mut buf = vec![b'a'; MIB];
-    {
-        let interner = ito::Interner::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            interner.intern(as_str(&buf));
-        }
-        g.bench_function("hit/ito", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(interner.intern(s));
-                })
-            })
-        });
-    }
-    {
-        let pool = ito::Pool::new();
-        let mut keep = Vec::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            keep.push(pool.intern(as_str(&buf)));
-        }
-        g.bench_function("hit/ito-Pool", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(pool.intern(s));
-                })
-            })
-        });
-    }
-    {
-        let mut rodeo = lasso::Rodeo::default();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            rodeo.get_or_intern(as_str(&buf));
-        }
-        g.bench_function("hit/lasso-Rodeo", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(rodeo.get_or_intern(s));
-                })
-            })
-        });
-    }
-    {
-        let mut keep = Vec::new();
-        for i in 0..SIMILAR {
-            set_similar(&mut buf, i);
-            keep.push(internment::ArcIntern::<str>::from(as_str(&buf)));
-        }
-        g.bench_function("hit/internment-ArcIntern", |b| {
-            b.iter_custom(|iters| {
-                hit_loop(iters, |s| {
-                    black_box(internment::ArcIntern::<str>::from(s));
-                })
-            })
-        });
-    }
+    let (ito_t, rodeo) = (ito::Interner::new(), lasso::Rodeo::default());
+    bench_similar_hit(&mut g, "hit/ito", ito_t, peer_intern, peer_intern);
+    bench_similar_hit(
+        &mut g,
+        "hit/ito-Pool",
+        (ito::Pool::new(), Vec::new()),
+        |(pool, keep), s| keep.push(pool.intern(s)),
+        |(pool, _), s| {
+            black_box(pool.intern(s));
+        },
+    );
+    bench_similar_hit(&mut g, "hit/lasso-Rodeo", rodeo, peer_intern, peer_intern);
+    bench_similar_hit(
+        &mut g,
+        "hit/internment-ArcIntern",
+        Vec::new(),
+        |keep, s| keep.push(internment::ArcIntern::<str>::from(s)),
+        |_, s| {
+            black_box(internment::ArcIntern::<str>::from(s));
+        },
+    );
     g.finish();
 }
 
 // ---------------------------------------------------------------------------
 // Printed sections: memory per entry, growth latency.
 
-fn memory_report(datasets: &[(&str, Vec<String>)]) {
-    println!("\n== memory per entry (counting allocator; bytes beyond the string bytes in parentheses) ==");
-    for (name, words) in datasets {
-        let n = words.len() as f64;
-        let bytes: usize = words.iter().map(String::len).sum();
-        let per = |total: isize| {
-            format!(
-                "{:6.1} B/entry ({:5.1})",
-                total as f64 / n,
-                (total as f64 - bytes as f64) / n
-            )
-        };
-        let (ito_t, ito_b) = measure(|| {
-            let t = ito::Interner::new();
-            words.iter().for_each(|s| {
-                t.intern(s);
-            });
-            t
-        });
+fn memory(datasets: &[(&str, Vec<String>)]) {
+    memory_report(datasets, |name, words, e| {
+        let (ito_t, ito_b) = measure(|| filled::<ito::Interner>(words));
         let reported = ito_t.memory_usage();
         let (frozen, frozen_b) = measure(|| ito_t.freeze());
-        let (rodeo, rodeo_b) = measure(|| {
-            let mut t = lasso::Rodeo::default();
-            words.iter().for_each(|s| {
-                t.get_or_intern(s);
-            });
-            t
-        });
-        let (si, si_b) = measure(|| {
-            let mut t = SI::new();
-            words.iter().for_each(|s| {
-                t.get_or_intern(s);
-            });
-            t
-        });
+        let (rodeo, rodeo_b) = measure(|| filled::<lasso::Rodeo>(words));
+        let (si, si_b) = measure(|| filled::<SI>(words));
         println!(
-            "{name:>22}: n={:7} avg {:5.1} B | ito {} [memory_usage() {:.1}] | ito Frozen {} | lasso Rodeo {} | string-interner {} | ito/string-interner {:.2}",
-            words.len(),
-            bytes as f64 / n,
-            per(ito_b),
-            reported as f64 / n,
-            per(ito_b + frozen_b),
-            per(rodeo_b),
-            per(si_b),
+            "{} | ito {} [memory_usage() {:.1}] | ito Frozen {} | lasso Rodeo {} | string-interner {} | ito/string-interner {:.2}",
+            e.head(name),
+            e.format(ito_b),
+            e.per(reported as isize),
+            e.format(ito_b + frozen_b),
+            e.format(rodeo_b),
+            e.format(si_b),
             ito_b as f64 / si_b as f64,
         );
         drop((frozen, rodeo, si));
-    }
-}
-
-/// Involuntary context switches of this thread so far.
-fn preemptions() -> i64 {
-    // SAFETY: getrusage writes one `rusage` struct we own.
-    unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_THREAD, &mut usage);
-        usage.ru_nivcsw
-    }
-}
-
-/// Print latency percentiles; `preempted` marks inserts during which the
-/// thread was descheduled (so their time is the scheduler's, not ours).
-fn percentiles(name: &str, lat: &mut [u32], preempted: &[bool]) {
-    let clean_max = lat
-        .iter()
-        .zip(preempted)
-        .filter(|(_, &p)| !p)
-        .map(|(&l, _)| l)
-        .max()
-        .unwrap_or(0);
-    let clean_over = lat
-        .iter()
-        .zip(preempted)
-        .filter(|(&l, &p)| !p && l > 50_000)
-        .count();
-    let n_preempted = preempted.iter().filter(|&&p| p).count();
-    lat.sort_unstable();
-    let at = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
-    let (p50, p99, p9999, max) = (at(0.5), at(0.99), at(0.9999), lat[lat.len() - 1]);
-    println!(
-        "{name:>22}: p50 {p50:>6} ns  p99 {p99:>6} ns  p99.99 {p9999:>8} ns  max {max:>10} ns | not preempted: max {clean_max:>9} ns, >50 µs: {clean_over} ({n_preempted} preempted)"
-    );
+    });
 }
 
 fn growth_report() {
-    const N: usize = 2_000_000;
-    println!("\n== growth: {N} distinct strings interned one at a time (3 runs each) ==");
-    let keys: Vec<String> = (0..N).map(|i| format!("grow_{i}_key")).collect();
-    let mut lat = vec![0u32; N];
-    let mut preempted = vec![false; N];
-    let time = |lat: &mut Vec<u32>, preempted: &mut Vec<bool>, mut f: Box<dyn FnMut(&str) + '_>| {
-        let mut seen = preemptions();
-        for ((slot, p), k) in lat.iter_mut().zip(preempted.iter_mut()).zip(&keys) {
-            let start = Instant::now();
-            f(k);
-            let ns = start.elapsed().as_nanos().min(u32::MAX as u128) as u32;
-            *slot = ns;
-            *p = false;
-            if ns > 20_000 {
-                let now = preemptions();
-                *p = now != seen;
-                seen = now;
-            }
-        }
-    };
-    for run in 0..3 {
-        {
-            let t = ito::Interner::new();
-            time(
-                &mut lat,
-                &mut preempted,
-                Box::new(|k| {
-                    black_box(t.intern(k));
-                }),
-            );
-            percentiles(&format!("ito #{run}"), &mut lat, &preempted);
-        }
-        {
-            let mut t = lasso::Rodeo::default();
-            time(
-                &mut lat,
-                &mut preempted,
-                Box::new(|k| {
-                    black_box(t.get_or_intern(k));
-                }),
-            );
-            percentiles(&format!("lasso Rodeo #{run}"), &mut lat, &preempted);
-        }
-        {
-            let mut t = SI::new();
-            time(
-                &mut lat,
-                &mut preempted,
-                Box::new(|k| {
-                    black_box(t.get_or_intern(k));
-                }),
-            );
-            percentiles(&format!("string-interner #{run}"), &mut lat, &preempted);
-        }
+    let runs = 3;
+    let mut g = Growth::new(GROWTH_KEYS);
+    g.title(runs);
+    for run in 0..runs {
+        grow::<ito::Interner>(&mut g, &format!("ito #{run}"), false);
+        grow::<lasso::Rodeo>(&mut g, &format!("lasso Rodeo #{run}"), false);
+        grow::<SI>(&mut g, &format!("string-interner #{run}"), false);
     }
 }
 
@@ -529,38 +360,64 @@ fn growth_report() {
 // Interleaved best-of-N ratios: on a shared, noisy host the minimum of many
 // alternating runs is the most stable estimate of each implementation's cost.
 
-use ito_bench::best_of;
-
-fn print_ratios(title: &str, per: u64, results: &[(String, Duration)]) {
-    let ito = results[0].1.as_nanos() as f64;
-    let cells: Vec<String> = results
-        .iter()
-        .map(|(n, d)| {
-            let ns = d.as_nanos() as f64 / per as f64;
-            if n == &results[0].0 {
-                format!("{n} {ns:.1} ns")
-            } else {
-                format!(
-                    "{n} {ns:.1} ns (ito {:.2}x faster)",
-                    d.as_nanos() as f64 / ito
-                )
-            }
-        })
-        .collect();
-    println!("{title:>34}: {}", cells.join(" | "));
+/// A best-of entry: two threads each intern every string of `data` into
+/// the shared `t`, 4 times.
+fn two_hit_entry<'a, P: SharedPeer>(name: &'a str, t: &'a P, data: &'a [String]) -> Timed<'a> {
+    (
+        name,
+        Box::new(move || {
+            two_threads(4, |_| {
+                data.iter().for_each(|s| {
+                    black_box(t.intern(s));
+                })
+            })
+        }),
+    )
 }
 
-fn timed(f: impl FnOnce()) -> Duration {
-    let start = Instant::now();
-    f();
-    start.elapsed()
+/// A best-of entry: two threads each intern the distinct strings `uniq`
+/// into one fresh shared table.
+fn two_miss_entry<'a, P: SharedPeer + 'a>(name: &'a str, uniq: &'a [String]) -> Timed<'a> {
+    (
+        name,
+        Box::new(move || {
+            let t = P::new();
+            two_threads(1, |_| {
+                uniq.iter().for_each(|s| {
+                    black_box(t.intern(s));
+                })
+            })
+        }),
+    )
+}
+
+/// A best-of entry: make the next similar string (1, 2, ...) of `byte`s in
+/// a fresh buffer, copy it to a fresh `String` (untimed) and time
+/// `intern` of it.
+fn fresh_similar_entry<'a>(
+    name: &'a str,
+    byte: u8,
+    mut intern: impl FnMut(&str) + 'a,
+) -> Timed<'a> {
+    let mut n = 0usize;
+    (
+        name,
+        Box::new(move || {
+            n += 1;
+            let mut b = vec![byte; MIB];
+            set_similar(&mut b, n);
+            let s = as_str(&b).to_owned();
+            timed(|| intern(&s))
+        }),
+    )
 }
 
 fn ratio_report(ids: &[String], words: &[String]) {
     println!("\n== best of 25 interleaved runs, per operation ==");
+    let faster = Ratio::Faster("ito");
     for (name, data) in [("identifiers", ids), ("twitter words", words)] {
         let uniq = distinct(data);
-        let ito_t = ito::Interner::new();
+        let mut ito_t = ito::Interner::new();
         let mut rodeo = lasso::Rodeo::default();
         let mut si = SI::new();
         let threaded = lasso::ThreadedRodeo::default();
@@ -573,144 +430,53 @@ fn ratio_report(ids: &[String], words: &[String]) {
         let r = best_of(
             25,
             &mut [
-                (
-                    "ito",
-                    Box::new(|| {
-                        timed(|| {
-                            data.iter().for_each(|s| {
-                                black_box(ito_t.intern(s));
-                            })
-                        })
-                    }),
-                ),
-                (
-                    "lasso",
-                    Box::new(|| {
-                        timed(|| {
-                            data.iter().for_each(|s| {
-                                black_box(rodeo.get_or_intern(s));
-                            })
-                        })
-                    }),
-                ),
-                (
-                    "string-interner",
-                    Box::new(|| {
-                        timed(|| {
-                            data.iter().for_each(|s| {
-                                black_box(si.get_or_intern(s));
-                            })
-                        })
-                    }),
-                ),
+                hit_entry("ito", &mut ito_t, data),
+                hit_entry("lasso", &mut rodeo, data),
+                hit_entry("string-interner", &mut si, data),
             ],
         );
-        print_ratios(&format!("hit {name}"), data.len() as u64, &r);
+        print_ratios(&format!("hit {name}"), data.len() as u64, &r, faster);
         let r = best_of(
             25,
             &mut [
-                (
-                    "ito",
-                    Box::new(|| {
-                        let t = ito::Interner::new();
-                        let d = timed(|| {
-                            uniq.iter().for_each(|s| {
-                                black_box(t.intern(s));
-                            })
-                        });
-                        drop(t);
-                        d
-                    }),
-                ),
-                (
-                    "lasso",
-                    Box::new(|| {
-                        let mut t = lasso::Rodeo::default();
-                        let d = timed(|| {
-                            uniq.iter().for_each(|s| {
-                                black_box(t.get_or_intern(s));
-                            })
-                        });
-                        drop(t);
-                        d
-                    }),
-                ),
-                (
-                    "string-interner",
-                    Box::new(|| {
-                        let mut t = SI::new();
-                        let d = timed(|| {
-                            uniq.iter().for_each(|s| {
-                                black_box(t.get_or_intern(s));
-                            })
-                        });
-                        drop(t);
-                        d
-                    }),
-                ),
+                miss_entry::<ito::Interner>("ito", &uniq),
+                miss_entry::<lasso::Rodeo>("lasso", &uniq),
+                miss_entry::<SI>("string-interner", &uniq),
             ],
         );
-        print_ratios(&format!("miss {name}"), uniq.len() as u64, &r);
+        print_ratios(&format!("miss {name}"), uniq.len() as u64, &r, faster);
         let r = best_of(
             25,
             &mut [
-                (
-                    "ito",
-                    Box::new(|| {
-                        two_threads(4, |_| {
-                            data.iter().for_each(|s| {
-                                black_box(ito_t.intern(s));
-                            })
-                        })
-                    }),
-                ),
-                (
-                    "lasso ThreadedRodeo",
-                    Box::new(|| {
-                        two_threads(4, |_| {
-                            data.iter().for_each(|s| {
-                                black_box(threaded.get_or_intern(s));
-                            })
-                        })
-                    }),
-                ),
+                two_hit_entry("ito", &ito_t, data),
+                two_hit_entry("lasso ThreadedRodeo", &threaded, data),
             ],
         );
-        print_ratios(&format!("2 threads hit {name}"), 8 * data.len() as u64, &r);
+        print_ratios(
+            &format!("2 threads hit {name}"),
+            8 * data.len() as u64,
+            &r,
+            faster,
+        );
         let r = best_of(
             25,
             &mut [
-                (
-                    "ito",
-                    Box::new(|| {
-                        let t = ito::Interner::new();
-                        two_threads(1, |_| {
-                            uniq.iter().for_each(|s| {
-                                black_box(t.intern(s));
-                            })
-                        })
-                    }),
-                ),
-                (
-                    "lasso ThreadedRodeo",
-                    Box::new(|| {
-                        let t = lasso::ThreadedRodeo::default();
-                        two_threads(1, |_| {
-                            uniq.iter().for_each(|s| {
-                                black_box(t.get_or_intern(s));
-                            })
-                        })
-                    }),
-                ),
+                two_miss_entry::<ito::Interner>("ito", &uniq),
+                two_miss_entry::<lasso::ThreadedRodeo>("lasso ThreadedRodeo", &uniq),
             ],
         );
-        print_ratios(&format!("2 threads miss {name}"), 2 * uniq.len() as u64, &r);
+        print_ratios(
+            &format!("2 threads miss {name}"),
+            2 * uniq.len() as u64,
+            &r,
+            faster,
+        );
     }
     // 1 MiB similar strings: per string, beside a 1 MiB memcpy.
     let mut buf = vec![b'a'; MIB];
     let mut dst = vec![0u8; MIB];
     let src = vec![b'a'; MIB];
-    let t = ito::Interner::new();
+    let mut t = ito::Interner::new();
     let mut rodeo = lasso::Rodeo::default();
     let mut keep = Vec::new();
     for i in 0..SIMILAR {
@@ -724,34 +490,10 @@ fn ratio_report(ids: &[String], words: &[String]) {
     let r = best_of(
         25,
         &mut [
-            (
-                "ito hit",
-                Box::new(|| {
-                    timed(|| {
-                        black_box(t.intern(&s));
-                    })
-                }),
-            ),
-            (
-                "memcpy",
-                Box::new(|| timed(|| dst.copy_from_slice(black_box(&src)))),
-            ),
-            (
-                "alloc+memcpy",
-                Box::new(|| {
-                    timed(|| {
-                        black_box(black_box(&src).to_vec());
-                    })
-                }),
-            ),
-            (
-                "lasso hit",
-                Box::new(|| {
-                    timed(|| {
-                        black_box(rodeo.get_or_intern(&s));
-                    })
-                }),
-            ),
+            once_entry("ito hit", &mut t, &s),
+            memcpy_entry(&mut dst, &src),
+            alloc_memcpy_entry(&src),
+            once_entry("lasso hit", &mut rodeo, &s),
             (
                 "internment hit",
                 Box::new(|| {
@@ -762,94 +504,38 @@ fn ratio_report(ids: &[String], words: &[String]) {
             ),
         ],
     );
-    print_ratios("1 MiB similar, hit (x = vs ito)", 1, &r);
+    print_ratios("1 MiB similar, hit (x = vs ito)", 1, &r, faster);
     drop((t, rodeo, keep));
-    let (mut n, mut m, mut k) = (0usize, 0usize, 0usize);
-    let fresh = ito::Interner::new();
+    let mut fresh = ito::Interner::new();
     let mut fresh_rodeo = lasso::Rodeo::default();
     let mut fresh_keep = Vec::new();
     let r = best_of(
         25,
         &mut [
-            (
-                "ito miss",
-                Box::new(|| {
-                    n += 1;
-                    set_similar(&mut buf, n);
-                    let s = as_str(&buf);
-                    timed(|| {
-                        black_box(fresh.intern(s));
-                    })
-                }),
-            ),
-            (
-                "memcpy",
-                Box::new(|| timed(|| dst.copy_from_slice(black_box(&src)))),
-            ),
-            (
-                "alloc+memcpy",
-                Box::new(|| {
-                    timed(|| {
-                        black_box(black_box(&src).to_vec());
-                    })
-                }),
-            ),
-            (
-                "lasso miss",
-                Box::new(|| {
-                    m += 1;
-                    let mut b = vec![b'b'; MIB];
-                    set_similar(&mut b, m);
-                    let s = as_str(&b).to_owned();
-                    timed(|| {
-                        black_box(fresh_rodeo.get_or_intern(&s));
-                    })
-                }),
-            ),
-            (
-                "internment miss",
-                Box::new(|| {
-                    k += 1;
-                    let mut b = vec![b'c'; MIB];
-                    set_similar(&mut b, k);
-                    let s = as_str(&b).to_owned();
-                    timed(|| fresh_keep.push(internment::ArcIntern::<str>::from(s.as_str())))
-                }),
-            ),
+            similar_miss_entry("ito miss", &mut fresh, &mut buf),
+            memcpy_entry(&mut dst, &src),
+            alloc_memcpy_entry(&src),
+            fresh_similar_entry("lasso miss", b'b', |s| {
+                black_box(fresh_rodeo.get_or_intern(s));
+            }),
+            fresh_similar_entry("internment miss", b'c', |s| {
+                fresh_keep.push(internment::ArcIntern::<str>::from(s))
+            }),
         ],
     );
-    print_ratios("1 MiB similar, miss (x = vs ito)", 1, &r);
+    print_ratios("1 MiB similar, miss (x = vs ito)", 1, &r, faster);
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let quick = args.iter().any(|a| a == "--test" || a == "--list");
     let ids = identifiers(6000, 0x1d5);
     let words = twitter_words();
-    // ITO_BENCH_ONLY=memory|ratios|growth runs one printed section and
+    // ITO_BENCH_ONLY=memory|ratios|growth|ops runs one printed section and
     // exits; ITO_BENCH_SKIP_CUSTOM skips them all (criterion only).
-    let only = std::env::var("ITO_BENCH_ONLY").ok();
-    let want = |section: &str| only.as_deref().is_none_or(|o| o == section);
-    if !quick && std::env::var_os("ITO_BENCH_SKIP_CUSTOM").is_none() {
-        println!("CPU: {}", cpu_name());
-        if want("memory") {
-            memory_report(&[
-                ("identifiers (6000)", ids.clone()),
-                ("twitter words", distinct(&words)),
-                ("identifiers (100k)", identifiers(100_000, 7)),
-                ("identifiers (1M)", identifiers(1_000_000, 9)),
-            ]);
-        }
-        if want("ratios") {
-            ratio_report(&ids, &words);
-        }
-        if want("growth") {
-            growth_report();
-        }
-        if only.as_deref() == Some("ops") {
+    if let Some(sections) = Sections::from_env() {
+        if sections.only() == Some("ops") {
             ops_driver(&ids, &words);
         }
-        if only.is_some() {
+        if printed_sections(&sections, &ids, &words, memory, ratio_report, growth_report) {
             return;
         }
     }
@@ -860,17 +546,6 @@ fn main() {
     two_threaded(&mut c, "twitter-words", &words);
     similar_megabytes(&mut c);
     c.final_summary();
-}
-
-fn cpu_name() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".into())
 }
 
 /// One implementation, one operation, `ITO_ROUNDS` rounds: a quiet driver

@@ -1,7 +1,21 @@
-//! Shared corpus loading for ito's criterion benchmarks.
+//! Shared corpus loading and harness pieces for ito's benchmarks.
 //!
 //! The corpora are embedded at compile time from `data/corpus/` so the
-//! benchmarks never read anything outside the repository.
+//! benchmarks never read anything outside the repository. Besides the
+//! workloads, the counting allocator and the best-of runner, the printed
+//! sections of the interning benches live here ([`report`], [`latency`],
+//! [`similar`]) so that `intern` and `intern_local` print the same lines
+//! from one source.
+
+pub mod latency;
+pub mod report;
+pub mod similar;
+
+pub use latency::{preemptions, Growth, GROWTH_KEYS};
+pub use report::{
+    cpu_name, memory_datasets, memory_report, print_ratios, timed, PerEntry, Ratio, Sections,
+};
+pub use similar::{alloc_memcpy_entry, as_str, memcpy_entry, set_similar, MIB, SIMILAR};
 
 /// twitter.json, as distributed with simdjson's `jsonexamples/`.
 pub const TWITTER: &str = include_str!("../../data/corpus/twitter.json");
