@@ -1,0 +1,14 @@
+//! Helpers shared by the integration tests. Cargo builds every file directly
+//! under `tests/` as its own test binary but not files in subdirectories, so
+//! a test file opts in with `mod common;` and uses what it needs:
+//!
+//! - [`alloc`]: a counting global allocator, per thread, of allocations and
+//!   of live bytes, read around a closure. Each binary that measures
+//!   installs it with its own `#[global_allocator]` line, so binaries that
+//!   only use other helpers keep the plain system allocator.
+
+// Each test binary compiles all of `common` but uses only part of it; the
+// parts a binary leaves unused would otherwise warn there.
+#![allow(dead_code)]
+
+pub(crate) mod alloc;
