@@ -6,9 +6,27 @@
 //!   of live bytes, read around a closure. Each binary that measures
 //!   installs it with its own `#[global_allocator]` line, so binaries that
 //!   only use other helpers keep the plain system allocator.
+//! - [`proptest_config`]: a proptest case count that shrinks under Miri.
 
 // Each test binary compiles all of `common` but uses only part of it; the
 // parts a binary leaves unused would otherwise warn there.
 #![allow(dead_code)]
 
 pub(crate) mod alloc;
+
+use proptest::prelude::ProptestConfig;
+
+/// `cases` proptest cases natively. Under Miri (~1000x slower) a handful of
+/// cases still walks every unsafe path, and failure persistence (file
+/// access, which Miri's isolation forbids) is off.
+pub(crate) fn proptest_config(cases: u32) -> ProptestConfig {
+    if cfg!(miri) {
+        ProptestConfig {
+            cases: 8,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    } else {
+        ProptestConfig::with_cases(cases)
+    }
+}
