@@ -6,6 +6,8 @@
 //!   of live bytes, read around a closure. Each binary that measures
 //!   installs it with its own `#[global_allocator]` line, so binaries that
 //!   only use other helpers keep the plain system allocator.
+//! - [`guard`] (unix): buffers that end right before a `PROT_NONE` page, so
+//!   a read or write past the end faults.
 //! - [`proptest_config`]: a proptest case count that shrinks under Miri.
 
 // Each test binary compiles all of `common` but uses only part of it; the
@@ -13,6 +15,8 @@
 #![allow(dead_code)]
 
 pub(crate) mod alloc;
+#[cfg(unix)]
+pub(crate) mod guard;
 
 use proptest::prelude::ProptestConfig;
 
