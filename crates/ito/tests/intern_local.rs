@@ -3,6 +3,9 @@
 //! memory accounting, and the pathologies (colliding keys with a known
 //! seed, similar 1 MiB strings, `__stress_<i>.out`).
 
+mod common;
+
+use common::collide::SEED;
 use std::collections::HashMap;
 
 use ito::intern::{InternError, LocalBuilder, LocalInterner, LOCAL_MAX_PROBE_GROUPS};
@@ -254,25 +257,15 @@ fn send_not_sync_required() {
 // ---------------------------------------------------------------------------
 // Pathologies.
 
-/// The seed the attacker "knows".
-const SEED: u64 = 0x0005_eed0_fa11_u64;
 /// Low hash bits that are zero in every colliding key: with them all zero
 /// every key starts probing in the same group while the table has at most
 /// 2^COLLIDE_BITS slots (and in one of cap / 2^COLLIDE_BITS groups later).
 const COLLIDE_BITS: u32 = 12;
 
+/// `count` keys `atk<n>` whose seeded hash has its low `COLLIDE_BITS` bits
+/// zero.
 fn colliding_keys(count: usize) -> Vec<String> {
-    let mask = (1u64 << COLLIDE_BITS) - 1;
-    let mut out = Vec::with_capacity(count);
-    let mut n = 0u64;
-    while out.len() < count {
-        let k = format!("atk{n}");
-        if xxhash_rust::xxh3::xxh3_64_with_seed(k.as_bytes(), SEED) & mask == 0 {
-            out.push(k);
-        }
-        n += 1;
-    }
-    out
+    common::collide::colliding_keys("atk", SEED, COLLIDE_BITS, count)
 }
 
 #[test]

@@ -6,6 +6,8 @@
 //!   of live bytes, read around a closure. Each binary that measures
 //!   installs it with its own `#[global_allocator]` line, so binaries that
 //!   only use other helpers keep the plain system allocator.
+//! - [`collide`]: keys whose seeded XXH3 hashes agree on their low bits, for
+//!   the hash-flooding tests of the interners.
 //! - [`guard`] (unix): buffers that end right before a `PROT_NONE` page, so
 //!   a read or write past the end faults.
 //! - [`proptest_config`]: a proptest case count that shrinks under Miri.
@@ -15,6 +17,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod alloc;
+pub(crate) mod collide;
 #[cfg(unix)]
 pub(crate) mod guard;
 
