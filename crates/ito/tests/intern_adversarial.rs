@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::collide::SEED;
+use common::collide::{colliding_keys, SEED};
 use std::time::{Duration, Instant};
 
 use ito::intern::{Builder, MAX_CHAIN};
@@ -13,12 +13,6 @@ use ito::{Interner, Sym};
 /// 32-bit hash): with these all zero, every key lands in bucket 0 until the
 /// table holds more than 2^COLLIDE_BITS buckets.
 const COLLIDE_BITS: u32 = 12;
-
-/// `count` keys `atk<n>` whose seeded hash has its low `COLLIDE_BITS` bits
-/// zero.
-fn colliding_keys(count: usize) -> Vec<String> {
-    common::collide::colliding_keys("atk", SEED, COLLIDE_BITS, count)
-}
 
 fn insert_all(keys: &[String]) -> (Duration, ito::intern::Diagnostics) {
     let interner = Builder::new().seed(SEED).shards(1).build();
@@ -37,7 +31,7 @@ fn insert_all(keys: &[String]) -> (Duration, ito::intern::Diagnostics) {
 #[test]
 fn colliding_keys_switch_to_siphash_and_stay_linear() {
     let n = 3000;
-    let keys = colliding_keys(2 * n);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 2 * n);
     // Sanity: the keys really collide on the bits the table uses.
     let first = xxhash_rust::xxh3::xxh3_64_with_seed(keys[0].as_bytes(), SEED) as u32;
     assert!(keys.iter().all(|k| {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::collide::SEED;
+use common::collide::{colliding_keys, SEED};
 use std::collections::HashMap;
 
 use ito::intern::{InternError, LocalBuilder, LocalInterner, LOCAL_MAX_PROBE_GROUPS};
@@ -262,16 +262,10 @@ fn send_not_sync_required() {
 /// 2^COLLIDE_BITS slots (and in one of cap / 2^COLLIDE_BITS groups later).
 const COLLIDE_BITS: u32 = 12;
 
-/// `count` keys `atk<n>` whose seeded hash has its low `COLLIDE_BITS` bits
-/// zero.
-fn colliding_keys(count: usize) -> Vec<String> {
-    common::collide::colliding_keys("atk", SEED, COLLIDE_BITS, count)
-}
-
 #[test]
 fn colliding_keys_switch_to_siphash_and_stay_linear() {
     let n = 3000;
-    let keys = colliding_keys(2 * n);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 2 * n);
     let run = |keys: &[String]| {
         let mut t = LocalBuilder::new().seed(SEED).build();
         for k in keys {
@@ -307,7 +301,7 @@ fn colliding_keys_during_migration_keep_all_entries() {
     let mut t = LocalBuilder::new().seed(SEED).build();
     let mut model = HashMap::new();
     let plain: Vec<String> = (0..900).map(|i| format!("p{i}")).collect();
-    let keys = colliding_keys(1500);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 1500);
     for k in plain.iter().chain(&keys) {
         let next = model.len() as u32 + 1;
         model.entry(k.clone()).or_insert(next);
