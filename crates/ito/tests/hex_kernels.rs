@@ -1,6 +1,8 @@
 //! Every hex kernel the CPU offers against a plain reference: all 256 byte
 //! values, all 65,536 digit pairs, every length 0..=300, guard pages.
 
+mod common;
+
 use ito::hex::{self, Accept, Case, Error};
 use ito::Kernel;
 
@@ -291,55 +293,7 @@ fn error_messages_are_readable() {
 #[cfg(all(unix, not(miri)))]
 mod guard_page {
     use super::*;
-
-    /// Two pages; the second is PROT_NONE. Returns the base pointer and page size.
-    struct Guarded {
-        base: *mut u8,
-        page: usize,
-    }
-
-    impl Guarded {
-        fn new() -> Guarded {
-            // SAFETY: sysconf has no preconditions.
-            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
-            // SAFETY: anonymous private mapping of two pages, checked below.
-            let base = unsafe {
-                libc::mmap(
-                    core::ptr::null_mut(),
-                    2 * page,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            assert_ne!(base, libc::MAP_FAILED);
-            // SAFETY: the second page belongs to the mapping we just made.
-            let rc = unsafe {
-                libc::mprotect((base as *mut u8).add(page) as *mut _, page, libc::PROT_NONE)
-            };
-            assert_eq!(rc, 0);
-            Guarded {
-                base: base as *mut u8,
-                page,
-            }
-        }
-
-        /// A slice of `len` bytes ending exactly at the guard page.
-        fn tail(&mut self, len: usize) -> &mut [u8] {
-            assert!(len <= self.page);
-            // SAFETY: the len bytes before the guard page are mapped read/write
-            // and only reachable through this &mut self borrow.
-            unsafe { core::slice::from_raw_parts_mut(self.base.add(self.page - len), len) }
-        }
-    }
-
-    impl Drop for Guarded {
-        fn drop(&mut self) {
-            // SAFETY: unmapping exactly the mapping made in new().
-            unsafe { libc::munmap(self.base as *mut _, 2 * self.page) };
-        }
-    }
+    use crate::common::guard::Guarded;
 
     #[test]
     fn no_kernel_reads_or_writes_past_the_end() {

@@ -1,36 +1,18 @@
 //! Adversarial inputs: keys that collide under the default hash with a known
 //! seed, and LuaJIT's pathologies (similar 1 MiB strings, `__stress_<i>.out`).
 
+mod common;
+
+use common::collide::{colliding_keys, SEED};
 use std::time::{Duration, Instant};
 
 use ito::intern::{Builder, MAX_CHAIN};
 use ito::{Interner, Sym};
 
-/// The seed the attacker "knows".
-const SEED: u64 = 0x0005_eed0_fa11_u64;
 /// Bits of the hash the table addresses buckets with (low bits of the
 /// 32-bit hash): with these all zero, every key lands in bucket 0 until the
 /// table holds more than 2^COLLIDE_BITS buckets.
 const COLLIDE_BITS: u32 = 12;
-
-/// Find `count` keys whose seeded XXH3 hash has its low `COLLIDE_BITS` bits
-/// zero: brute force over `atk<n>` (about 4096 candidates per key).
-fn colliding_keys(count: usize) -> Vec<String> {
-    let mask = (1u64 << COLLIDE_BITS) - 1;
-    let mut out = Vec::with_capacity(count);
-    let mut buf = String::new();
-    let mut n = 0u64;
-    while out.len() < count {
-        buf.clear();
-        use std::fmt::Write;
-        write!(buf, "atk{n}").unwrap();
-        if xxhash_rust::xxh3::xxh3_64_with_seed(buf.as_bytes(), SEED) & mask == 0 {
-            out.push(buf.clone());
-        }
-        n += 1;
-    }
-    out
-}
 
 fn insert_all(keys: &[String]) -> (Duration, ito::intern::Diagnostics) {
     let interner = Builder::new().seed(SEED).shards(1).build();
@@ -49,7 +31,7 @@ fn insert_all(keys: &[String]) -> (Duration, ito::intern::Diagnostics) {
 #[test]
 fn colliding_keys_switch_to_siphash_and_stay_linear() {
     let n = 3000;
-    let keys = colliding_keys(2 * n);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 2 * n);
     // Sanity: the keys really collide on the bits the table uses.
     let first = xxhash_rust::xxh3::xxh3_64_with_seed(keys[0].as_bytes(), SEED) as u32;
     assert!(keys.iter().all(|k| {

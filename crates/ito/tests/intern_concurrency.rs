@@ -1,6 +1,9 @@
 //! Concurrency stress: several threads interning, looking up and resolving
 //! overlapping key sets (about 10^6 operations per test in total).
 
+mod common;
+
+use common::collide::{colliding_keys, SEED};
 use std::sync::Mutex;
 
 use ito::intern::Builder;
@@ -181,18 +184,9 @@ fn pool_intern_drop_race() {
 /// every slot and every record's stored hash under the readers' feet.
 #[test]
 fn readers_during_siphash_switch() {
-    const SEED: u64 = 0x0005_eed0_fa11;
     // Keys whose seeded XXH3 hash has its low 12 bits zero: they share a
     // bucket until the chain passes MAX_CHAIN and the shard switches.
-    let mut colliding = Vec::new();
-    let mut n = 0u64;
-    while colliding.len() < 200 {
-        let k = format!("atk{n}");
-        if xxhash_rust::xxh3::xxh3_64_with_seed(k.as_bytes(), SEED) & 0xfff == 0 {
-            colliding.push(k);
-        }
-        n += 1;
-    }
+    let colliding = colliding_keys("atk", SEED, 12, 200);
     let interner = Builder::new().seed(SEED).shards(1).build();
     let known: Vec<(String, Sym)> = (0..500)
         .map(|i| {

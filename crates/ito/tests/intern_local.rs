@@ -3,6 +3,9 @@
 //! memory accounting, and the pathologies (colliding keys with a known
 //! seed, similar 1 MiB strings, `__stress_<i>.out`).
 
+mod common;
+
+use common::collide::{colliding_keys, SEED};
 use std::collections::HashMap;
 
 use ito::intern::{InternError, LocalBuilder, LocalInterner, LOCAL_MAX_PROBE_GROUPS};
@@ -283,31 +286,15 @@ fn send_not_sync_required() {
 // ---------------------------------------------------------------------------
 // Pathologies.
 
-/// The seed the attacker "knows".
-const SEED: u64 = 0x0005_eed0_fa11_u64;
 /// Low hash bits that are zero in every colliding key: with them all zero
 /// every key starts probing in the same group while the table has at most
 /// 2^COLLIDE_BITS slots (and in one of cap / 2^COLLIDE_BITS groups later).
 const COLLIDE_BITS: u32 = 12;
 
-fn colliding_keys(count: usize) -> Vec<String> {
-    let mask = (1u64 << COLLIDE_BITS) - 1;
-    let mut out = Vec::with_capacity(count);
-    let mut n = 0u64;
-    while out.len() < count {
-        let k = format!("atk{n}");
-        if xxhash_rust::xxh3::xxh3_64_with_seed(k.as_bytes(), SEED) & mask == 0 {
-            out.push(k);
-        }
-        n += 1;
-    }
-    out
-}
-
 #[test]
 fn colliding_keys_switch_to_siphash_and_stay_linear() {
     let n = 3000;
-    let keys = colliding_keys(2 * n);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 2 * n);
     let run = |keys: &[String]| {
         let mut t = LocalBuilder::new().seed(SEED).build();
         for k in keys {
@@ -343,7 +330,7 @@ fn colliding_keys_during_migration_keep_all_entries() {
     let mut t = LocalBuilder::new().seed(SEED).build();
     let mut model = HashMap::new();
     let plain: Vec<String> = (0..900).map(|i| format!("p{i}")).collect();
-    let keys = colliding_keys(1500);
+    let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 1500);
     for k in plain.iter().chain(&keys) {
         let next = model.len() as u32 + 1;
         model.entry(k.clone()).or_insert(next);

@@ -1,38 +1,12 @@
 //! Memory per entry, measured with a counting global allocator, and a
 //! check that `Interner::memory_usage` reports what was really allocated.
-//! One test function only: the allocator counts every thread.
+//! Bytes are counted on the test's thread (see `common::alloc`); the
+//! interner allocates only on the thread that calls it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: forwards to `System` unchanged; only counts bytes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: same contract.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        // SAFETY: same contract.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(
-            new_size as isize - layout.size() as isize,
-            Ordering::Relaxed,
-        );
-        // SAFETY: same contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod common;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::alloc::Counting = common::alloc::Counting;
 
 fn ident(i: usize) -> String {
     // 4..=21 bytes, mean 12.5, like the benchmark's identifiers.
@@ -50,12 +24,14 @@ fn memory_per_entry_and_memory_usage_accounting() {
     for n in [6_000usize, 100_000] {
         let keys: Vec<String> = (0..n).map(ident).collect();
         let string_bytes: usize = keys.iter().map(String::len).sum();
-        let before = LIVE.load(Ordering::Relaxed);
-        let interner = ito::Interner::new();
-        for k in &keys {
-            interner.intern(k);
-        }
-        let allocated = (LIVE.load(Ordering::Relaxed) - before) as usize;
+        let (interner, allocated) = common::alloc::live_bytes(|| {
+            let interner = ito::Interner::new();
+            for k in &keys {
+                interner.intern(k);
+            }
+            interner
+        });
+        let allocated = allocated as usize;
         assert_eq!(interner.len(), {
             let mut d = keys.clone();
             d.sort_unstable();
@@ -80,9 +56,8 @@ fn memory_per_entry_and_memory_usage_accounting() {
         assert!(overhead < 50.0, "overhead {overhead:.1} B/entry at n={n}");
 
         // Frozen is the compact form: well under the live table.
-        let before_frozen = LIVE.load(Ordering::Relaxed);
-        let frozen = interner.freeze();
-        let frozen_bytes = (LIVE.load(Ordering::Relaxed) - before_frozen) + allocated as isize;
+        let (frozen, freeze_bytes) = common::alloc::live_bytes(|| interner.freeze());
+        let frozen_bytes = freeze_bytes + allocated as isize;
         let frozen_overhead = (frozen_bytes as f64 - string_bytes as f64) / n as f64;
         eprintln!("n={n}: Frozen {frozen_overhead:.1} B/entry beyond the string bytes");
         assert!(frozen_overhead < 30.0);

@@ -7,6 +7,9 @@
 //!
 //! `cargo +nightly miri test -p ito --test intern_miri`
 
+mod common;
+
+use common::collide::colliding_keys;
 use ito::intern::{Builder, MAX_CHAIN};
 use ito::{Interned, Interner, LocalInterner, Pool};
 
@@ -39,15 +42,7 @@ fn records_splits_and_resolve() {
 fn sip_switch_under_miri() {
     // Keys whose low 4 hash bits agree all land in one chain of a small
     // table; 40 of them pass MAX_CHAIN and force the SipHash rehash.
-    let mut keys = Vec::new();
-    let mut n = 0u32;
-    while keys.len() < MAX_CHAIN + 8 {
-        let k = format!("c{n}");
-        if xxhash_rust::xxh3::xxh3_64_with_seed(k.as_bytes(), SEED) & 0xf == 0 {
-            keys.push(k);
-        }
-        n += 1;
-    }
+    let keys = colliding_keys("c", SEED, 4, MAX_CHAIN + 8);
     let interner = Builder::new().seed(SEED).shards(1).build();
     let syms: Vec<_> = keys.iter().map(|k| interner.intern(k)).collect();
     let d = interner.diagnostics();

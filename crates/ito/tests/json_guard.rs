@@ -5,56 +5,11 @@
 
 #![cfg(unix)]
 
+mod common;
+
+use common::guard::Guarded;
 use ito::json::{self, Options};
 use ito::Kernel;
-
-struct Guarded {
-    base: *mut u8,
-    size: usize,
-    page: usize,
-}
-
-impl Guarded {
-    fn new() -> Self {
-        // SAFETY: plain libc calls; the result is checked.
-        unsafe {
-            let page = libc::sysconf(libc::_SC_PAGESIZE) as usize;
-            let size = 3 * page;
-            let base = libc::mmap(
-                std::ptr::null_mut(),
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            );
-            assert_ne!(base, libc::MAP_FAILED);
-            let base = base as *mut u8;
-            let guard = base.add(2 * page);
-            assert_eq!(libc::mprotect(guard as *mut _, page, libc::PROT_NONE), 0);
-            Guarded { base, size, page }
-        }
-    }
-
-    /// `bytes` copied so they end exactly at the guard page.
-    fn place(&mut self, bytes: &[u8]) -> &[u8] {
-        assert!(bytes.len() <= 2 * self.page);
-        // SAFETY: the destination lies inside the two readable pages.
-        unsafe {
-            let end = self.base.add(2 * self.page);
-            let start = end.sub(bytes.len());
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), start, bytes.len());
-            std::slice::from_raw_parts(start, bytes.len())
-        }
-    }
-}
-
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        // SAFETY: unmapping the mapping made in new().
-        unsafe { libc::munmap(self.base as *mut _, self.size) };
-    }
-}
 
 fn patterns(len: usize) -> Vec<Vec<u8>> {
     let cycle = |unit: &[u8]| unit.iter().copied().cycle().take(len).collect::<Vec<u8>>();

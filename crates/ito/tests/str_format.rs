@@ -4,6 +4,8 @@
 
 #![allow(clippy::approx_constant, clippy::useless_vec)]
 
+mod common;
+
 use ito::Str;
 use proptest::prelude::*;
 use std::fmt;
@@ -241,23 +243,8 @@ fn text() -> impl Strategy<Value = String> {
     ]
 }
 
-/// 256 cases natively. Under Miri (~1000x slower) a handful of cases still
-/// walks every unsafe path, and failure persistence (file access, which
-/// Miri's isolation forbids) is off.
-fn config() -> ProptestConfig {
-    if cfg!(miri) {
-        ProptestConfig {
-            cases: 8,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        }
-    } else {
-        ProptestConfig::with_cases(256)
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(256))]
 
     #[test]
     fn random_values(a in text(), b in text(), n in any::<i64>(), u in any::<u32>(), f in any::<f64>(), w in 0usize..40) {

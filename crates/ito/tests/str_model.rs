@@ -4,6 +4,8 @@
 //! recomputation, `content_hash` stability and equality across
 //! representations, `Hash`/`Eq`/`Ord` consistency with `str`.
 
+mod common;
+
 use ito::{Str, StrBuf};
 use proptest::prelude::*;
 use std::collections::hash_map::DefaultHasher;
@@ -188,23 +190,8 @@ fn run(ops: Vec<Op>) {
     }
 }
 
-/// 1024 cases natively. Under Miri (~1000x slower) a handful of cases still
-/// walks every unsafe path, and failure persistence (file access, which
-/// Miri's isolation forbids) is off.
-fn config() -> ProptestConfig {
-    if cfg!(miri) {
-        ProptestConfig {
-            cases: 8,
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        }
-    } else {
-        ProptestConfig::with_cases(1024)
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(1024))]
 
     #[test]
     fn model(ops in proptest::collection::vec(op(), 1..40)) {

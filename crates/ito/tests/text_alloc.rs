@@ -1,69 +1,27 @@
 //! Zero allocations in steady state, counted by a global allocator.
 //!
-//! The counter is per thread (a thread-local flag turns counting on only for
-//! the measured closure), so the test harness's own threads do not disturb
-//! it. Each scenario runs once to warm up (buffers reach their size), then
-//! the measured repetitions must not allocate at all.
+//! The counter is per thread (see `common::alloc`), so the test harness's
+//! own threads do not disturb it. Each scenario runs once to warm up
+//! (buffers reach their size), then the measured repetitions must not
+//! allocate at all.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod common;
 
 use ito::nostr::text::{self, Strings};
 use ito::nostr::{self, Event};
 
-struct Counting;
-
-thread_local! {
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    // try_with: the allocator may run during thread-local teardown.
-    let _ = ACTIVE.try_with(|a| {
-        if a.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; the counting
-// touches only const-initialised thread-locals, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: common::alloc::Counting = common::alloc::Counting;
 
 /// Runs `f` once to warm up, then `reps` times counting allocations.
 fn allocations(reps: usize, mut f: impl FnMut()) -> usize {
     f();
-    COUNT.with(|c| c.set(0));
-    ACTIVE.with(|a| a.set(true));
-    for _ in 0..reps {
-        f();
-    }
-    ACTIVE.with(|a| a.set(false));
-    COUNT.with(|c| c.get())
+    let ((), n) = common::alloc::allocations(|| {
+        for _ in 0..reps {
+            f();
+        }
+    });
+    n
 }
 
 #[test]
