@@ -628,9 +628,16 @@ mod tests {
             b"\"",
             b"\x1f",
         ];
+        // Miri runs the portable kernels only, 8-byte blocks: offsets around
+        // one and two blocks are enough there (the full sweep takes hours).
+        let (pres, posts): (Vec<usize>, &[usize]) = if cfg!(miri) {
+            (vec![0, 1, 7, 8, 9, 16, 17], &[0, 1, 9])
+        } else {
+            ((0..40).collect(), &[0, 1, 5, 15, 16, 17, 33])
+        };
         for p in pieces {
-            for pre in 0..40 {
-                for post in [0usize, 1, 5, 15, 16, 17, 33] {
+            for &pre in &pres {
+                for &post in posts {
                     let mut v = vec![b'a'; pre];
                     v.extend_from_slice(p);
                     v.extend(std::iter::repeat_n(b'z', post));
