@@ -115,6 +115,23 @@ fn first<V: Block>(m: u64) -> usize {
     (m.trailing_zeros() / V::STRIDE) as usize
 }
 
+/// `m` without its lowest flagged byte: all `STRIDE` bits of it (NEON
+/// masks carry 4 bits per byte; clearing only the lowest *bit* would leave
+/// the same byte flagged).
+#[inline(always)]
+fn without_first<V: Block>(m: u64) -> u64 {
+    if V::STRIDE == 1 {
+        m & m.wrapping_sub(1)
+    } else {
+        let keep_from = (first::<V>(m) as u32 + 1) * V::STRIDE;
+        if keep_from >= 64 {
+            0
+        } else {
+            m & (!0u64 << keep_from)
+        }
+    }
+}
+
 /// Mask bits covering the lowest `len` bytes (`len < 64 / STRIDE`).
 #[inline(always)]
 fn low_bytes<V: Block>(len: usize) -> u64 {
@@ -375,7 +392,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 continue;
             }
             i = first::<V>(m);
-            if !VALIDATE && m & m.wrapping_sub(1) != 0 && m.count_ones() >= V::DENSE_BITS {
+            if !VALIDATE && without_first::<V>(m) != 0 && m.count_ones() >= V::DENSE_BITS {
                 // Escape-dense block: rather than one step per escape,
                 // translate from its first flagged byte on, byte by byte
                 // (out of line, so the clean loop keeps its registers). The
@@ -482,7 +499,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 // 16-byte move, then write its escape. A long run (or one
                 // near the end of the input) goes back to the block loop.
                 let block = s - 1 - i;
-                let mut m = m & m.wrapping_sub(1);
+                let mut m = without_first::<V>(m);
                 while m != 0 {
                     let gap = block + first::<V>(m) - s;
                     // gap < W: the flag is inside the block.
@@ -510,7 +527,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                         out.pos = out.pos.add((e >> 56) as usize);
                     }
                     s += 1;
-                    m &= m.wrapping_sub(1);
+                    m = without_first::<V>(m);
                 }
             }
             clean_from = s;
