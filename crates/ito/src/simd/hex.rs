@@ -211,37 +211,429 @@ pub(crate) unsafe fn decode_swar(src: &[u8], dst: *mut u8, lower_only: bool) -> 
     unsafe { decode_scalar(chunks.remainder(), dst.add(i / 2), lower_only) }.map_err(|k| i + k)
 }
 
+// ---------------------------------------------------------------- vectors
+
+/// A vector of `W` bytes and the operations the hex kernels need.
+///
+/// The kernels are written once, over this trait ([`encode_with`],
+/// [`decode_with`]); `x86::{Sse2, Avx2, Avx512}` and `neon::Neon` implement
+/// it. Every method is `#[inline(always)]`, so when the generic body is
+/// instantiated inside a `#[target_feature]` entry point the intrinsics
+/// inline with that entry point's features.
+///
+/// A value of an implementing type exists only when the CPU supports its
+/// instruction set: the constructors ([`HexVector::load`],
+/// [`HexVector::splat`], ...) are `unsafe` and require it, so the methods
+/// taking `self` are safe.
+pub(crate) trait HexVector: Copy {
+    /// Bytes per vector.
+    const W: usize;
+    /// Bits per lane in the masks of [`HexVector::unset_bits`].
+    const STRIDE: u32;
+    /// Tails use [`HexVector::load_partial`] / [`HexVector::store_partial`]
+    /// (masked, cheap) instead of redoing the last full step at `len - step`
+    /// (overlapping).
+    const MASKED_TAIL: bool;
+    /// Large encodes first write a short head (with the next narrower
+    /// kernel) so that the main loop's `W`-byte stores are aligned to `W`.
+    const ALIGN_STORES: bool;
+    /// A per-lane boolean: a vector (SSE2/AVX2/NEON) or a bit mask
+    /// (AVX-512).
+    type Mask: Copy;
+
+    /// Loads `W` bytes.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set; `p..p + W` is readable.
+    unsafe fn load(p: *const u8) -> Self;
+
+    /// Every byte `b`.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set.
+    unsafe fn splat(b: u8) -> Self;
+
+    /// The table [`HexVector::nibble_digits`] reads: the digits of
+    /// `upper` or lower case, in whatever form the instruction set wants.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set.
+    unsafe fn digit_table(upper: bool) -> Self;
+
+    /// Stores `W` bytes.
+    ///
+    /// # Safety
+    /// `p..p + W` is writable.
+    unsafe fn store(self, p: *mut u8);
+
+    /// Loads `n <= W` bytes; the other lanes hold `fill`. The default
+    /// copies through a stack buffer (correct for any kernel; only those
+    /// with `MASKED_TAIL` call it).
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set; `p..p + n` is readable.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
+        const { assert!(Self::W <= 64) };
+        debug_assert!(n <= Self::W);
+        let mut buf = [fill; 64];
+        // SAFETY: n <= W <= 64 readable bytes at p per the caller; the
+        // buffer holds W bytes; the CPU requirement is passed on.
+        unsafe {
+            core::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), n);
+            Self::load(buf.as_ptr())
+        }
+    }
+
+    /// Stores the first `n <= W` bytes. The default goes through a stack
+    /// buffer, as [`HexVector::load_partial`].
+    ///
+    /// # Safety
+    /// `p..p + n` is writable.
+    #[inline(always)]
+    unsafe fn store_partial(self, p: *mut u8, n: usize) {
+        const { assert!(Self::W <= 64) };
+        debug_assert!(n <= Self::W);
+        let mut buf = [0u8; 64];
+        // SAFETY: the buffer holds W bytes; n bytes writable at p per the
+        // caller.
+        unsafe {
+            self.store(buf.as_mut_ptr());
+            core::ptr::copy_nonoverlapping(buf.as_ptr(), p, n);
+        }
+    }
+
+    /// Lane-wise wrapping `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// Lane-wise wrapping `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// Lane-wise `self | o`.
+    fn or(self, o: Self) -> Self;
+    /// Lane-wise unsigned minimum.
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise unsigned `self <= o`.
+    fn le(self, o: Self) -> Self::Mask;
+    /// `a | b` of two masks.
+    fn mask_or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// `STRIDE` set bits per lane that is *false* in `m`, lane 0 lowest.
+    fn unset_bits(m: Self::Mask) -> u64;
+
+    /// The `2W` nibbles of the `W` bytes, one per byte, in output order
+    /// (high nibble first): bytes `0..W/2` in the first vector, the rest in
+    /// the second.
+    fn spread_nibbles(self) -> (Self, Self);
+    /// Every lane (a nibble, 0..=15) replaced by its digit from `table`
+    /// ([`HexVector::digit_table`]): a byte shuffle, or arithmetic.
+    fn nibble_digits(self, table: Self) -> Self;
+    /// `hi * 16 + lo` of each pair of digit values (0..=15), `a` holding
+    /// digits `0..W` and `b` digits `W..2W`: the `W` bytes in order.
+    fn pack_pairs(a: Self, b: Self) -> Self;
+}
+
+/// Index of the lowest lane flagged in a non-zero [`HexVector::unset_bits`]
+/// mask.
+#[inline(always)]
+fn first_lane<V: HexVector>(bits: u64) -> usize {
+    (bits.trailing_zeros() / V::STRIDE) as usize
+}
+
+/// The values of `W` digits and a mask (see [`HexVector::unset_bits`]) of
+/// the invalid ones; see the module docs for the arithmetic.
+///
+/// # Safety
+/// The CPU supports `V`'s instruction set (as `c`'s existence shows; the
+/// constants are built with [`HexVector::splat`]).
+#[inline(always)]
+unsafe fn digit_values<V: HexVector>(c: V, lower_only: bool) -> (V, u64) {
+    // SAFETY: the CPU supports V, per the caller.
+    let splat = |b: u8| unsafe { V::splat(b) };
+    let d = c.sub(splat(b'0'));
+    let folded = if lower_only { c } else { c.or(splat(0x20)) };
+    let l = folded.sub(splat(b'a'));
+    let valid = V::mask_or(d.le(splat(9)), l.le(splat(5)));
+    (d.min(l.add(splat(10))), V::unset_bits(valid))
+}
+
+/// Encodes `W` bytes at `s` to `2W` digits at `d`.
+///
+/// # Safety
+/// The CPU supports `V`; `s..s + W` readable, `d..d + 2W` writable.
+#[inline(always)]
+unsafe fn encode_step<V: HexVector>(s: *const u8, d: *mut u8, table: V) {
+    // SAFETY: per the caller.
+    unsafe {
+        let (a, b) = V::load(s).spread_nibbles();
+        a.nibble_digits(table).store(d);
+        b.nibble_digits(table).store(d.add(V::W));
+    }
+}
+
+/// Decodes the `2W` digits in `a` and `b` into `W` bytes, or returns the
+/// index (0..2W) of the first invalid digit.
+///
+/// # Safety
+/// The CPU supports `V`.
+#[inline(always)]
+unsafe fn decode_step<V: HexVector>(a: V, b: V, lower_only: bool) -> Result<V, usize> {
+    // SAFETY: per the caller.
+    let ((va, bad_a), (vb, bad_b)) =
+        unsafe { (digit_values(a, lower_only), digit_values(b, lower_only)) };
+    if bad_a | bad_b != 0 {
+        return Err(if bad_a != 0 {
+            first_lane::<V>(bad_a)
+        } else {
+            V::W + first_lane::<V>(bad_b)
+        });
+    }
+    Ok(V::pack_pairs(va, vb))
+}
+
+/// Decodes the `2W` digits at `s` into `W` bytes at `d`, or returns the
+/// index of the first invalid digit.
+///
+/// # Safety
+/// The CPU supports `V`; `s..s + 2W` readable, `d..d + W` writable.
+#[inline(always)]
+unsafe fn decode_block<V: HexVector>(
+    s: *const u8,
+    d: *mut u8,
+    lower_only: bool,
+) -> Result<(), usize> {
+    // SAFETY: per the caller.
+    unsafe {
+        decode_step(V::load(s), V::load(s.add(V::W)), lower_only)?.store(d);
+    }
+    Ok(())
+}
+
+/// The encoder, generic over the vector: `W` bytes per step; inputs under
+/// `W` bytes go to `narrower`; the tail is masked or an overlapping last
+/// step (`V::MASKED_TAIL`).
+///
+/// # Safety
+/// The CPU supports `V` and `narrower`'s kernel; `dst` is valid for
+/// `2 * src.len()` byte writes.
+#[inline(always)]
+unsafe fn encode_with<V: HexVector>(src: &[u8], dst: *mut u8, upper: bool, narrower: EncodeFn) {
+    let len = src.len();
+    if len < V::W {
+        // SAFETY: same contract.
+        return unsafe { narrower(src, dst, upper) };
+    }
+    // SAFETY: the CPU supports V.
+    let table = unsafe { V::digit_table(upper) };
+    let s = src.as_ptr();
+    let mut i = 0;
+    // Large outputs: a short head first, so that the stores below start on
+    // a W-byte boundary (a misaligned 64-byte store touches two cache lines
+    // every time).
+    let mis = dst as usize % V::W;
+    if V::ALIGN_STORES && len >= 1024 && mis != 0 && mis.is_multiple_of(2) {
+        i = (V::W - mis) / 2;
+        // SAFETY: i < W <= len bytes in, 2i out.
+        unsafe { narrower(&src[..i], dst, upper) };
+    }
+    while i + V::W <= len {
+        // SAFETY: i + W <= len; output 2i..2i + 2W <= 2 len.
+        unsafe { encode_step(s.add(i), dst.add(2 * i), table) };
+        i += V::W;
+    }
+    if i == len {
+        return;
+    }
+    if V::MASKED_TAIL {
+        let r = len - i; // 0 < r < W
+                         // SAFETY: the partial load reads only the r remaining bytes, the
+                         // partial stores write only their 2r digits (the second store only
+                         // when some of its bytes are in bounds).
+        unsafe {
+            let (a, b) = V::load_partial(s.add(i), r, 0).spread_nibbles();
+            let d = dst.add(2 * i);
+            a.nibble_digits(table).store_partial(d, (2 * r).min(V::W));
+            if 2 * r > V::W {
+                b.nibble_digits(table)
+                    .store_partial(d.add(V::W), 2 * r - V::W);
+            }
+        }
+    } else {
+        let j = len - V::W;
+        // SAFETY: len >= W, so j..len is in bounds (and re-encodes bytes
+        // already written with identical digits).
+        unsafe { encode_step(s.add(j), dst.add(2 * j), table) };
+    }
+}
+
+/// The decoder, generic over the vector: `2W` digits per step; inputs under
+/// `2W` digits go to `narrower`; the tail is masked or an overlapping last
+/// step. Steps run in order, so the first invalid digit found is the
+/// input's first.
+///
+/// # Safety
+/// The CPU supports `V` and `narrower`'s kernel; `src.len()` is even and
+/// `dst` valid for `src.len() / 2` byte writes.
+#[inline(always)]
+unsafe fn decode_with<V: HexVector>(
+    src: &[u8],
+    dst: *mut u8,
+    lower_only: bool,
+    narrower: DecodeFn,
+) -> Result<(), usize> {
+    let len = src.len();
+    let step = 2 * V::W;
+    if len < step {
+        // SAFETY: same contract.
+        return unsafe { narrower(src, dst, lower_only) };
+    }
+    let s = src.as_ptr();
+    let mut i = 0;
+    while i + step <= len {
+        // SAFETY: i + 2W <= len; output i/2..i/2 + W <= len / 2.
+        unsafe { decode_block::<V>(s.add(i), dst.add(i / 2), lower_only) }.map_err(|k| i + k)?;
+        i += step;
+    }
+    if i == len {
+        return Ok(());
+    }
+    if V::MASKED_TAIL {
+        let r = len - i; // even, 0 < r < 2W
+                         // SAFETY: the partial loads read only the r remaining digits (the
+                         // second only when r > W); their other lanes are '0', a valid
+                         // digit. The partial store writes only r/2 < W bytes.
+        unsafe {
+            let zero = V::splat(b'0');
+            let a = V::load_partial(s.add(i), r.min(V::W), b'0');
+            let b = if r > V::W {
+                V::load_partial(s.add(i + V::W), r - V::W, b'0')
+            } else {
+                zero
+            };
+            let out = decode_step(a, b, lower_only).map_err(|k| i + k)?;
+            out.store_partial(dst.add(i / 2), r / 2);
+        }
+    } else {
+        let j = len - step; // even, since len and 2W are
+                            // SAFETY: len >= 2W, so j..len is in bounds; j/2 + W == len / 2.
+        unsafe { decode_block::<V>(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------- x86_64
 
+/// The x86_64 vectors (SSE2, AVX2, AVX-512F+BW) and their entry points.
+///
+/// Each entry point is `#[target_feature]` and instantiates the generic
+/// [`encode_with`](super::encode_with) / [`decode_with`](super::decode_with)
+/// with its vector type; everything below it is `#[inline(always)]`.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod x86 {
+    use super::{decode_swar, encode_swar, HexVector};
     use core::arch::x86_64::*;
 
     // ------------------------------------------------------------ SSE2
 
-    #[inline(always)]
-    unsafe fn sse2_ascii(n: __m128i, step: __m128i) -> __m128i {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe {
-            let gt9 = _mm_cmpgt_epi8(n, _mm_set1_epi8(9));
-            _mm_add_epi8(
-                _mm_add_epi8(n, _mm_set1_epi8(b'0' as i8)),
-                _mm_and_si128(gt9, step),
-            )
-        }
-    }
+    /// 16 bytes in an SSE2 register (SSE2 is part of the x86_64 baseline).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Sse2(__m128i);
 
-    #[inline(always)]
-    unsafe fn sse2_encode16(s: *const u8, d: *mut u8, step: __m128i) {
-        // SAFETY: the caller guarantees 16 readable bytes at s and 32
-        // writable bytes at d; SSE2 is baseline.
-        unsafe {
-            let x = _mm_loadu_si128(s as *const __m128i);
-            let m = _mm_set1_epi8(0x0f);
-            let hi = sse2_ascii(_mm_and_si128(_mm_srli_epi16(x, 4), m), step);
-            let lo = sse2_ascii(_mm_and_si128(x, m), step);
-            _mm_storeu_si128(d as *mut __m128i, _mm_unpacklo_epi8(hi, lo));
-            _mm_storeu_si128(d.add(16) as *mut __m128i, _mm_unpackhi_epi8(hi, lo));
+    impl HexVector for Sse2 {
+        const W: usize = 16;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        type Mask = __m128i;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 16 readable bytes per the caller.
+            Sse2(unsafe { _mm_loadu_si128(p as *const __m128i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_set1_epi8(b as i8) })
+        }
+        /// No table: [`HexVector::nibble_digits`] adds `'0'`, plus this
+        /// step (7 upper, 39 lower) above 9. SSE2 has no byte shuffle
+        /// (`pshufb` is SSSE3), and the arithmetic is as fast at this width.
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_set1_epi8(if upper { 7 } else { 39 }) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 16 writable bytes per the caller.
+            unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_add_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_sub_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_or_si128(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_min_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> __m128i {
+            // SAFETY: SSE2 is baseline.
+            unsafe { _mm_cmpeq_epi8(_mm_min_epu8(self.0, o.0), self.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: SSE2 is baseline.
+            unsafe { _mm_or_si128(a, b) }
+        }
+        #[inline(always)]
+        fn unset_bits(m: __m128i) -> u64 {
+            // SAFETY: SSE2 is baseline.
+            !(unsafe { _mm_movemask_epi8(m) } as u64) & 0xffff
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                let m = _mm_set1_epi8(0x0f);
+                let hi = _mm_and_si128(_mm_srli_epi16(self.0, 4), m);
+                let lo = _mm_and_si128(self.0, m);
+                (
+                    Sse2(_mm_unpacklo_epi8(hi, lo)),
+                    Sse2(_mm_unpackhi_epi8(hi, lo)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, step: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                let gt9 = _mm_cmpgt_epi8(self.0, _mm_set1_epi8(9));
+                let ascii = _mm_add_epi8(self.0, _mm_set1_epi8(b'0' as i8));
+                Sse2(_mm_add_epi8(ascii, _mm_and_si128(gt9, step.0)))
+            }
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                // Per 16-bit lane: (hi << 4 | lo) in the low byte, then narrow.
+                let pairs = |v: __m128i| {
+                    let w = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
+                    _mm_and_si128(w, _mm_set1_epi16(0xff))
+                };
+                Sse2(_mm_packus_epi16(pairs(a.0), pairs(b.0)))
+            }
         }
     }
 
@@ -252,73 +644,8 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "sse2")]
     pub(crate) unsafe fn encode_sse2(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        let step = _mm_set1_epi8(if upper { 7 } else { 39 });
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 16 <= len {
-            // SAFETY: i + 16 <= len; output 2i..2i+32 <= 2 len.
-            unsafe { sse2_encode16(s.add(i), dst.add(2 * i), step) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16, so j..len is in bounds (and re-encodes
-            // bytes already written with identical digits).
-            unsafe { sse2_encode16(s.add(j), dst.add(2 * j), step) };
-        }
-    }
-
-    /// Values of 16 digits and a 16-bit mask of the invalid ones.
-    #[inline(always)]
-    unsafe fn sse2_values(c: __m128i, lower_only: bool) -> (__m128i, u32) {
-        // SAFETY: SSE2 is baseline.
-        unsafe {
-            let d = _mm_sub_epi8(c, _mm_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm_or_si128(c, _mm_set1_epi8(0x20))
-            };
-            let l = _mm_sub_epi8(folded, _mm_set1_epi8(b'a' as i8));
-            let is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-            let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-            let valid = _mm_movemask_epi8(_mm_or_si128(is_d, is_l)) as u32;
-            let value = _mm_min_epu8(d, _mm_add_epi8(l, _mm_set1_epi8(10)));
-            (value, !valid & 0xffff)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn sse2_pairs(v: __m128i) -> __m128i {
-        // SAFETY: SSE2 is baseline.
-        unsafe {
-            let w = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
-            _mm_and_si128(w, _mm_set1_epi16(0xff))
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn sse2_decode32(s: *const u8, d: *mut u8, lower_only: bool) -> Result<(), usize> {
-        // SAFETY: the caller guarantees 32 readable bytes at s and 16
-        // writable at d.
-        unsafe {
-            let (va, ba) = sse2_values(_mm_loadu_si128(s as *const __m128i), lower_only);
-            let (vb, bb) = sse2_values(_mm_loadu_si128(s.add(16) as *const __m128i), lower_only);
-            let bad = ba | (bb << 16);
-            if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
-            }
-            _mm_storeu_si128(
-                d as *mut __m128i,
-                _mm_packus_epi16(sse2_pairs(va), sse2_pairs(vb)),
-            );
-            Ok(())
-        }
+        // SAFETY: SSE2 is enabled here; the rest per the caller.
+        unsafe { super::encode_with::<Sse2>(src, dst, upper, encode_swar) }
     }
 
     /// SSE2 decoder (32 digits per step, overlapping last step).
@@ -332,135 +659,132 @@ pub(crate) mod x86 {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 32 {
-            // SAFETY: same contract.
-            return unsafe { super::decode_swar(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 32 <= len {
-            // SAFETY: i + 32 <= len; output i/2 .. i/2 + 16 <= len / 2.
-            unsafe { sse2_decode32(s.add(i), dst.add(i / 2), lower_only) }.map_err(|k| i + k)?;
-            i += 32;
-        }
-        if i < len {
-            let j = len - 32; // even, since len and 32 are
-                              // SAFETY: j..len in bounds; j/2 + 16 == len / 2.
-            unsafe { sse2_decode32(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
-        }
-        Ok(())
+        // SAFETY: SSE2 is enabled here; the rest per the caller.
+        unsafe { super::decode_with::<Sse2>(src, dst, lower_only, decode_swar) }
     }
 
     // ------------------------------------------------------------ AVX2
 
-    #[inline(always)]
-    unsafe fn avx2_encode16(s: *const u8, d: *mut u8, lut: __m256i) {
-        // SAFETY: called only from AVX2 functions; 16 readable bytes at s,
-        // 32 writable at d per the caller.
-        unsafe {
-            let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i));
-            let lo = _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x0f)), 8);
-            let t = _mm256_or_si256(_mm256_srli_epi16(x, 4), lo);
-            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(lut, t));
+    /// 32 bytes in an AVX2 register; exists only on CPUs with AVX2.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(__m256i);
+
+    impl HexVector for Avx2 {
+        const W: usize = 32;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        type Mask = __m256i;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: AVX2 and 32 readable bytes per the caller.
+            Avx2(unsafe { _mm256_loadu_si256(p as *const __m256i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: AVX2 per the caller.
+            Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: AVX2 per the caller; the table is 16 readable bytes.
+            Avx2(unsafe {
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    super::digits(upper).as_ptr() as *const __m128i
+                ))
+            })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 32 writable bytes per the caller; AVX2 since self
+            // exists.
+            unsafe { _mm256_storeu_si256(p as *mut __m256i, self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_add_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_sub_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_min_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> __m256i {
+            // SAFETY: AVX2, since self exists.
+            unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: __m256i, b: __m256i) -> __m256i {
+            // SAFETY: AVX2, since the masks come from `le` on Avx2 values.
+            unsafe { _mm256_or_si256(a, b) }
+        }
+        #[inline(always)]
+        fn unset_bits(m: __m256i) -> u64 {
+            // SAFETY: AVX2, as for `mask_or`.
+            !(unsafe { _mm256_movemask_epi8(m) } as u32) as u64
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: AVX2, since self exists.
+            unsafe {
+                let m = _mm256_set1_epi8(0x0f);
+                let hi = _mm256_and_si256(_mm256_srli_epi16(self.0, 4), m);
+                let lo = _mm256_and_si256(self.0, m);
+                // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
+                // interleaved; the lane permutes restore input order.
+                let a = _mm256_unpacklo_epi8(hi, lo);
+                let b = _mm256_unpackhi_epi8(hi, lo);
+                (
+                    Avx2(_mm256_permute2x128_si256::<0x20>(a, b)),
+                    Avx2(_mm256_permute2x128_si256::<0x31>(a, b)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_shuffle_epi8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: AVX2, since a exists.
+            unsafe {
+                let w = _mm256_set1_epi16(0x0110); // bytes 16, 1: hi * 16 + lo
+                let p =
+                    _mm256_packus_epi16(_mm256_maddubs_epi16(a.0, w), _mm256_maddubs_epi16(b.0, w));
+                // packus works per 128-bit lane; put the quarters in order.
+                Avx2(_mm256_permute4x64_epi64::<0b11_01_10_00>(p))
+            }
         }
     }
 
-    #[inline(always)]
-    unsafe fn avx2_encode32(s: *const u8, d: *mut u8, lut: __m256i) {
-        // SAFETY: called only from AVX2 functions; 32 readable bytes at s,
-        // 64 writable at d per the caller.
-        unsafe {
-            let x = _mm256_loadu_si256(s as *const __m256i);
-            let m = _mm256_set1_epi8(0x0f);
-            let hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), m);
-            let lo = _mm256_and_si256(x, m);
-            // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
-            // interleaved; the lane permutes restore input order.
-            let a = _mm256_unpacklo_epi8(hi, lo);
-            let b = _mm256_unpackhi_epi8(hi, lo);
-            let first = _mm256_permute2x128_si256::<0x20>(a, b);
-            let second = _mm256_permute2x128_si256::<0x31>(a, b);
-            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(lut, first));
-            _mm256_storeu_si256(d.add(32) as *mut __m256i, _mm256_shuffle_epi8(lut, second));
-        }
-    }
-
-    /// AVX2 encoder.
+    /// AVX2 encoder (32 bytes per step, overlapping last step; shorter
+    /// inputs go to SSE2).
     ///
     /// # Safety
     /// CPU has AVX2; `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn encode_avx2(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe {
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                super::digits(upper).as_ptr() as *const __m128i
-            ))
-        };
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 32 <= len {
-            // SAFETY: i + 32 <= len; output within 2 len.
-            unsafe { avx2_encode32(s.add(i), dst.add(2 * i), lut) };
-            i += 32;
-        }
-        if i + 16 <= len {
-            // SAFETY: as above.
-            unsafe { avx2_encode16(s.add(i), dst.add(2 * i), lut) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16; overlapping, in bounds.
-            unsafe { avx2_encode16(s.add(j), dst.add(2 * j), lut) };
-        }
+        // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+        // the caller.
+        unsafe { super::encode_with::<Avx2>(src, dst, upper, encode_sse2) }
     }
 
-    #[inline(always)]
-    unsafe fn avx2_values(c: __m256i, lower_only: bool) -> (__m256i, u32) {
-        // SAFETY: called only from AVX2 functions.
-        unsafe {
-            let d = _mm256_sub_epi8(c, _mm256_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm256_or_si256(c, _mm256_set1_epi8(0x20))
-            };
-            let l = _mm256_sub_epi8(folded, _mm256_set1_epi8(b'a' as i8));
-            let is_d = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
-            let is_l = _mm256_cmpeq_epi8(_mm256_min_epu8(l, _mm256_set1_epi8(5)), l);
-            let valid = _mm256_movemask_epi8(_mm256_or_si256(is_d, is_l)) as u32;
-            let value = _mm256_min_epu8(d, _mm256_add_epi8(l, _mm256_set1_epi8(10)));
-            (value, !valid)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn avx2_decode64(s: *const u8, d: *mut u8, lower_only: bool) -> Result<(), usize> {
-        // SAFETY: called only from AVX2 functions; 64 readable bytes at s,
-        // 32 writable at d per the caller.
-        unsafe {
-            let (va, ba) = avx2_values(_mm256_loadu_si256(s as *const __m256i), lower_only);
-            let (vb, bb) = avx2_values(_mm256_loadu_si256(s.add(32) as *const __m256i), lower_only);
-            let bad = ba as u64 | ((bb as u64) << 32);
-            if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
-            }
-            let w = _mm256_set1_epi16(0x0110); // bytes 16, 1: hi * 16 + lo
-            let p = _mm256_packus_epi16(_mm256_maddubs_epi16(va, w), _mm256_maddubs_epi16(vb, w));
-            let p = _mm256_permute4x64_epi64(p, 0b11_01_10_00);
-            _mm256_storeu_si256(d as *mut __m256i, p);
-            Ok(())
-        }
-    }
-
-    /// AVX2 decoder (64 digits per step).
+    /// AVX2 decoder (64 digits per step, overlapping last step; shorter
+    /// inputs go to SSE2).
     ///
     /// # Safety
     /// CPU has AVX2; `src.len()` even; `dst` valid for `src.len() / 2` writes.
@@ -470,24 +794,9 @@ pub(crate) mod x86 {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 64 {
-            // SAFETY: same contract.
-            return unsafe { decode_sse2(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 64 <= len {
-            // SAFETY: i + 64 <= len; output within len / 2.
-            unsafe { avx2_decode64(s.add(i), dst.add(i / 2), lower_only) }.map_err(|k| i + k)?;
-            i += 64;
-        }
-        if i < len {
-            let j = len - 64;
-            // SAFETY: len >= 64; overlapping, in bounds.
-            unsafe { avx2_decode64(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
-        }
-        Ok(())
+        // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+        // the caller.
+        unsafe { super::decode_with::<Avx2>(src, dst, lower_only, decode_sse2) }
     }
 
     /// Exactly 64 digits (a 32-byte id) in one AVX2 step, for the
@@ -503,129 +812,180 @@ pub(crate) mod x86 {
     ) -> Result<(), usize> {
         debug_assert_eq!(src.len(), 64);
         // SAFETY: 64 readable digits, 32 writable bytes, AVX2 per the caller.
-        unsafe { avx2_decode64(src.as_ptr(), dst, lower_only) }
+        unsafe { super::decode_block::<Avx2>(src.as_ptr(), dst, lower_only) }
     }
 
     // ------------------------------------------------------------ AVX-512
 
+    /// 64 bytes in an AVX-512 register; exists only on CPUs with AVX-512F
+    /// and AVX-512BW.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512(__m512i);
+
+    /// Lanes `0..n` (`n <= 64`).
     #[inline(always)]
-    unsafe fn avx512_encode32(x: __m256i, lut: __m512i) -> __m512i {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let x = _mm512_cvtepu8_epi16(x);
-            let lo = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x0f)), 8);
-            _mm512_shuffle_epi8(lut, _mm512_or_si512(_mm512_srli_epi16(x, 4), lo))
+    fn low_lanes(n: usize) -> u64 {
+        if n >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << n) - 1
         }
     }
 
-    /// AVX-512 encoder (64 bytes per step, masked tail).
+    impl HexVector for Avx512 {
+        const W: usize = 64;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = true;
+        const ALIGN_STORES: bool = true;
+        type Mask = u64;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: AVX-512F and 64 readable bytes per the caller.
+            Avx512(unsafe { _mm512_loadu_si512(p as *const __m512i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: AVX-512F per the caller.
+            Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: AVX-512F per the caller; the table is 16 readable bytes.
+            Avx512(unsafe {
+                _mm512_broadcast_i32x4(_mm_loadu_si128(
+                    super::digits(upper).as_ptr() as *const __m128i
+                ))
+            })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 64 writable bytes per the caller; AVX-512F since self
+            // exists.
+            unsafe { _mm512_storeu_si512(p as *mut __m512i, self.0) }
+        }
+        /// A masked load: masked-off lanes are never accessed.
+        #[inline(always)]
+        unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
+            // SAFETY: AVX-512F+BW and n readable bytes per the caller; the
+            // load touches only lanes 0..n.
+            Avx512(unsafe {
+                _mm512_mask_loadu_epi8(_mm512_set1_epi8(fill as i8), low_lanes(n), p as *const i8)
+            })
+        }
+        /// A masked store: masked-off lanes are never accessed.
+        #[inline(always)]
+        unsafe fn store_partial(self, p: *mut u8, n: usize) {
+            // SAFETY: n writable bytes per the caller; the store touches only
+            // lanes 0..n; AVX-512BW since self exists.
+            unsafe { _mm512_mask_storeu_epi8(p as *mut i8, low_lanes(n), self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX-512BW, since self exists.
+            Avx512(unsafe { _mm512_add_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX-512BW, since self exists.
+            Avx512(unsafe { _mm512_sub_epi8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: AVX-512F, since self exists.
+            Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: AVX-512BW, since self exists.
+            Avx512(unsafe { _mm512_min_epu8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> u64 {
+            // SAFETY: AVX-512BW, since self exists.
+            unsafe { _mm512_cmple_epu8_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: u64, b: u64) -> u64 {
+            a | b
+        }
+        #[inline(always)]
+        fn unset_bits(m: u64) -> u64 {
+            !m
+        }
+        /// Each 32-byte half zero-extended to 16-bit lanes, high nibble in
+        /// the low byte: the nibbles come out already in order.
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: AVX-512F+BW, since self exists.
+            unsafe {
+                let spread = |h: __m256i| {
+                    let x = _mm512_cvtepu8_epi16(h);
+                    let lo = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x0f)), 8);
+                    Avx512(_mm512_or_si512(_mm512_srli_epi16(x, 4), lo))
+                };
+                (
+                    spread(_mm512_castsi512_si256(self.0)),
+                    spread(_mm512_extracti64x4_epi64::<1>(self.0)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: AVX-512BW, since self exists.
+            Avx512(unsafe { _mm512_shuffle_epi8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: AVX-512F+BW, since a exists.
+            unsafe {
+                let w = _mm512_set1_epi16(0x0110);
+                // packus interleaves the 128-bit lanes of a and b; the
+                // permute puts the eight 64-bit halves back in input order.
+                let p =
+                    _mm512_packus_epi16(_mm512_maddubs_epi16(a.0, w), _mm512_maddubs_epi16(b.0, w));
+                Avx512(_mm512_permutexvar_epi64(
+                    _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                    p,
+                ))
+            }
+        }
+    }
+
+    /// AVX-512 encoder (64 bytes per step, aligned stores for large
+    /// outputs, masked tail; inputs under 64 bytes go to AVX2, whose two
+    /// steps beat the masked one there).
     ///
     /// # Safety
     /// CPU has AVX-512F and BW; `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 64 {
-            // Two AVX2 steps beat the masked step at this size.
-            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
-            return unsafe { encode_avx2(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe {
-            _mm512_broadcast_i32x4(_mm_loadu_si128(
-                super::digits(upper).as_ptr() as *const __m128i
-            ))
-        };
-        let s = src.as_ptr();
-        let mut i = 0;
-        // Large outputs: encode a short head first so that the 64-byte stores
-        // below start on a cache-line boundary (a misaligned 64-byte store
-        // touches two lines every time).
-        let mis = dst as usize % 64;
-        if len >= 1024 && mis != 0 && mis.is_multiple_of(2) {
-            i = (64 - mis) / 2;
-            // SAFETY: i < 32 <= len bytes in, 2i out; AVX-512F implies AVX2.
-            unsafe { encode_avx2(&src[..i], dst, upper) };
-        }
-        while i + 64 <= len {
-            // SAFETY: 64 readable bytes at s + i, 128 writable at dst + 2i.
-            unsafe {
-                let v = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                let lo = avx512_encode32(_mm512_castsi512_si256(v), lut);
-                let hi = avx512_encode32(_mm512_extracti64x4_epi64::<1>(v), lut);
-                _mm512_storeu_si512(dst.add(2 * i) as *mut __m512i, lo);
-                _mm512_storeu_si512(dst.add(2 * i + 64) as *mut __m512i, hi);
-            }
-            i += 64;
-        }
-        let r = len - i;
-        if r > 0 {
-            let in_mask: u64 = (1u64 << r) - 1; // r < 64
-            let out = 2 * r; // 2..=126
-            let lo_mask = if out >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << out) - 1
-            };
-            // SAFETY: the masked load touches only the r remaining bytes; the
-            // masked stores only the 2r output bytes (the second store is
-            // issued only when some of its lanes are in bounds).
-            unsafe {
-                let v = _mm512_maskz_loadu_epi8(in_mask, s.add(i) as *const i8);
-                let lo = avx512_encode32(_mm512_castsi512_si256(v), lut);
-                _mm512_mask_storeu_epi8(dst.add(2 * i) as *mut i8, lo_mask, lo);
-                if out > 64 {
-                    let hi = avx512_encode32(_mm512_extracti64x4_epi64::<1>(v), lut);
-                    let hi_mask = (1u64 << (out - 64)) - 1;
-                    _mm512_mask_storeu_epi8(dst.add(2 * i + 64) as *mut i8, hi_mask, hi);
-                }
-            }
-        }
+        // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+        // rest per the caller.
+        unsafe { super::encode_with::<Avx512>(src, dst, upper, encode_avx2) }
     }
 
-    #[inline(always)]
-    unsafe fn avx512_values(c: __m512i, lower_only: bool) -> (__m512i, u64) {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let d = _mm512_sub_epi8(c, _mm512_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm512_or_si512(c, _mm512_set1_epi8(0x20))
-            };
-            let l = _mm512_sub_epi8(folded, _mm512_set1_epi8(b'a' as i8));
-            let valid = _mm512_cmple_epu8_mask(d, _mm512_set1_epi8(9))
-                | _mm512_cmple_epu8_mask(l, _mm512_set1_epi8(5));
-            let value = _mm512_min_epu8(d, _mm512_add_epi8(l, _mm512_set1_epi8(10)));
-            (value, !valid)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn avx512_decode128(a: __m512i, b: __m512i, lower_only: bool) -> Result<__m512i, usize> {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let (va, ba) = avx512_values(a, lower_only);
-            let (vb, bb) = avx512_values(b, lower_only);
-            if ba != 0 {
-                return Err(ba.trailing_zeros() as usize);
-            }
-            if bb != 0 {
-                return Err(64 + bb.trailing_zeros() as usize);
-            }
-            let w = _mm512_set1_epi16(0x0110);
-            // packus interleaves the 128-bit lanes of a and b; the permute
-            // puts the eight 64-bit halves back in input order.
-            let p = _mm512_packus_epi16(_mm512_maddubs_epi16(va, w), _mm512_maddubs_epi16(vb, w));
-            Ok(_mm512_permutexvar_epi64(
-                _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
-                p,
-            ))
-        }
+    /// AVX-512 decoder (128 digits per step, masked tail; inputs under 128
+    /// digits go to AVX2, whose single step is cheaper there).
+    ///
+    /// # Safety
+    /// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
+    /// `src.len() / 2` writes.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) unsafe fn decode_avx512(
+        src: &[u8],
+        dst: *mut u8,
+        lower_only: bool,
+    ) -> Result<(), usize> {
+        // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+        // rest per the caller.
+        unsafe { super::decode_with::<Avx512>(src, dst, lower_only, decode_avx2) }
     }
 
     /// Exactly 64 digits (a 32-byte id) in one AVX-512 step: one load,
     /// mask compares, `vpmaddubsw` pairs and a `vpmovwb` narrowing store.
+    /// The only kernel that decodes a single vector of digits, so it is not
+    /// a [`HexVector`] method.
     ///
     /// # Safety
     /// CPU has AVX-512F and BW; `src.len() == 64`; `dst` valid for 32 writes.
@@ -639,65 +999,12 @@ pub(crate) mod x86 {
         // SAFETY: 64 readable digits, 32 writable bytes, AVX-512F+BW per the
         // caller.
         unsafe {
-            let (v, bad) = avx512_values(
-                _mm512_loadu_si512(src.as_ptr() as *const __m512i),
-                lower_only,
-            );
+            let (v, bad) = super::digit_values(Avx512::load(src.as_ptr()), lower_only);
             if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
+                return Err(super::first_lane::<Avx512>(bad));
             }
-            let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0110));
+            let pairs = _mm512_maddubs_epi16(v.0, _mm512_set1_epi16(0x0110));
             _mm256_storeu_si256(dst as *mut __m256i, _mm512_cvtepi16_epi8(pairs));
-        }
-        Ok(())
-    }
-
-    /// AVX-512 decoder (128 digits per step, masked tail).
-    ///
-    /// # Safety
-    /// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
-    /// `src.len() / 2` writes.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(crate) unsafe fn decode_avx512(
-        src: &[u8],
-        dst: *mut u8,
-        lower_only: bool,
-    ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 128 {
-            // One AVX2 step beats the masked 128-digit step at this size.
-            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
-            return unsafe { decode_avx2(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 128 <= len {
-            // SAFETY: 128 readable bytes at s + i; 64 writable at dst + i/2.
-            unsafe {
-                let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                let b = _mm512_loadu_si512(s.add(i + 64) as *const __m512i);
-                let out = avx512_decode128(a, b, lower_only).map_err(|k| i + k)?;
-                _mm512_storeu_si512(dst.add(i / 2) as *mut __m512i, out);
-            }
-            i += 128;
-        }
-        let r = len - i; // even, < 128
-        if r > 0 {
-            let a_mask = if r >= 64 { u64::MAX } else { (1u64 << r) - 1 };
-            // SAFETY: masked loads touch only the r remaining digits (the
-            // second is issued only when r > 64); masked-off lanes read as
-            // '0', a valid digit. The store touches only r/2 (< 64) bytes.
-            unsafe {
-                let fill = _mm512_set1_epi8(b'0' as i8);
-                let a = _mm512_mask_loadu_epi8(fill, a_mask, s.add(i) as *const i8);
-                let b = if r > 64 {
-                    _mm512_mask_loadu_epi8(fill, (1u64 << (r - 64)) - 1, s.add(i + 64) as *const i8)
-                } else {
-                    fill
-                };
-                let out = avx512_decode128(a, b, lower_only).map_err(|k| i + k)?;
-                _mm512_mask_storeu_epi8(dst.add(i / 2) as *mut i8, (1u64 << (r / 2)) - 1, out);
-            }
         }
         Ok(())
     }
@@ -705,65 +1012,123 @@ pub(crate) mod x86 {
 
 // ---------------------------------------------------------------- aarch64
 
+/// The NEON vector and its entry points.
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
 pub(crate) mod neon {
+    use super::{decode_swar, encode_swar, HexVector};
     use core::arch::aarch64::*;
 
-    #[inline(always)]
-    unsafe fn encode16(s: *const u8, d: *mut u8, lut: uint8x16_t) {
-        // SAFETY: 16 readable bytes at s, 32 writable at d per the caller.
-        unsafe {
-            let x = vld1q_u8(s);
-            let hi = vqtbl1q_u8(lut, vshrq_n_u8::<4>(x));
-            let lo = vqtbl1q_u8(lut, vandq_u8(x, vdupq_n_u8(0x0f)));
-            vst2q_u8(d, uint8x16x2_t(hi, lo));
+    /// 16 bytes in a NEON register (NEON is part of the aarch64 baseline).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Neon(uint8x16_t);
+
+    impl HexVector for Neon {
+        const W: usize = 16;
+        /// [`HexVector::unset_bits`] narrows each lane to 4 bits (`shrn`):
+        /// NEON has no byte movemask.
+        const STRIDE: u32 = 4;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        type Mask = uint8x16_t;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 16 readable bytes per the caller.
+            Neon(unsafe { vld1q_u8(p) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vdupq_n_u8(b) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: the table is 16 readable bytes.
+            Neon(unsafe { vld1q_u8(super::digits(upper).as_ptr()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 16 writable bytes per the caller.
+            unsafe { vst1q_u8(p, self.0) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vaddq_u8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vsubq_u8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vorrq_u8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vminq_u8(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> uint8x16_t {
+            // SAFETY: NEON is baseline.
+            unsafe { vcleq_u8(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+            // SAFETY: NEON is baseline.
+            unsafe { vorrq_u8(a, b) }
+        }
+        #[inline(always)]
+        fn unset_bits(m: uint8x16_t) -> u64 {
+            // Each 16-bit lane (two 0x00/0xff bytes) shifted right by 4 and
+            // narrowed keeps 4 bits of each byte: lane k -> bits 4k..4k+4.
+            // SAFETY: NEON is baseline.
+            !unsafe {
+                vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
+                    m,
+                ))))
+            }
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let hi = vshrq_n_u8::<4>(self.0);
+                let lo = vandq_u8(self.0, vdupq_n_u8(0x0f));
+                (Neon(vzip1q_u8(hi, lo)), Neon(vzip2q_u8(hi, lo)))
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vqtbl1q_u8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // Even lanes of a:b are the high digits, odd lanes the low.
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let hi = vuzp1q_u8(a.0, b.0);
+                let lo = vuzp2q_u8(a.0, b.0);
+                Neon(vorrq_u8(vshlq_n_u8::<4>(hi), lo))
+            }
         }
     }
 
-    /// NEON encoder.
+    /// NEON encoder (16 bytes per step, overlapping last step).
     ///
     /// # Safety
     /// `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn encode_neon(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe { vld1q_u8(super::digits(upper).as_ptr()) };
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 16 <= len {
-            // SAFETY: in bounds as in the SSE2 kernel.
-            unsafe { encode16(s.add(i), dst.add(2 * i), lut) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16; overlapping, in bounds.
-            unsafe { encode16(s.add(j), dst.add(2 * j), lut) };
-        }
+        // SAFETY: NEON is enabled here; the rest per the caller.
+        unsafe { super::encode_with::<Neon>(src, dst, upper, encode_swar) }
     }
 
-    #[inline(always)]
-    unsafe fn values(c: uint8x16_t, lower_only: bool) -> (uint8x16_t, uint8x16_t) {
-        // SAFETY: NEON is enabled for the caller.
-        unsafe {
-            let d = vsubq_u8(c, vdupq_n_u8(b'0'));
-            let folded = if lower_only {
-                c
-            } else {
-                vorrq_u8(c, vdupq_n_u8(0x20))
-            };
-            let l = vsubq_u8(folded, vdupq_n_u8(b'a'));
-            let valid = vorrq_u8(vcleq_u8(d, vdupq_n_u8(9)), vcleq_u8(l, vdupq_n_u8(5)));
-            (vminq_u8(d, vaddq_u8(l, vdupq_n_u8(10))), valid)
-        }
-    }
-
-    /// NEON decoder (32 digits per step; `ld2` splits high and low digits).
+    /// NEON decoder (32 digits per step, overlapping last step).
     ///
     /// # Safety
     /// `src.len()` even; `dst` valid for `src.len() / 2` writes.
@@ -773,38 +1138,8 @@ pub(crate) mod neon {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 32 {
-            // SAFETY: same contract.
-            return unsafe { super::decode_swar(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let block = |i: usize| -> Result<(), usize> {
-            // SAFETY: callers below pass i with i + 32 <= len.
-            unsafe {
-                let c = vld2q_u8(s.add(i));
-                let (hi, vh) = values(c.0, lower_only);
-                let (lo, vl) = values(c.1, lower_only);
-                if vminvq_u8(vandq_u8(vh, vl)) == 0 {
-                    let bad = src[i..i + 32]
-                        .iter()
-                        .position(|&c| super::digit_value(c, lower_only).is_none())
-                        .unwrap_or(0);
-                    return Err(i + bad);
-                }
-                vst1q_u8(dst.add(i / 2), vorrq_u8(vshlq_n_u8::<4>(hi), lo));
-            }
-            Ok(())
-        };
-        let mut i = 0;
-        while i + 32 <= len {
-            block(i)?;
-            i += 32;
-        }
-        if i < len {
-            block(len - 32)?;
-        }
-        Ok(())
+        // SAFETY: NEON is enabled here; the rest per the caller.
+        unsafe { super::decode_with::<Neon>(src, dst, lower_only, decode_swar) }
     }
 }
 
