@@ -1,36 +1,45 @@
 //! Hex encode/decode kernels, one per [`Kernel`] level, and their dispatch.
 //!
-//! **Encode** (`n` bytes -> `2n` digits). Each byte splits into its high and
-//! low nibble; a nibble `v` becomes `b'0' + v`, plus `7` (upper) or `39`
-//! (lower) when `v > 9`.
+//! The vector kernels (SSE2, AVX2, AVX-512, NEON) are one algorithm,
+//! [`encode_with`] / [`decode_with`], generic over the small [`HexVector`]
+//! trait; each level only implements the trait for its register type and
+//! instantiates the generic body inside its `#[target_feature]` entry point
+//! (the memchr/simdutf8 shape). Scalar and SWAR stay plain code: the
+//! reference, and the portable path Miri runs.
+//!
+//! **Encode** (`n` bytes -> `2n` digits), `W` bytes per step:
+//!
+//! ```text
+//! (a, b) = spread_nibbles(load W bytes)   2W nibbles, high first, in order
+//! store nibble_digits(a), nibble_digits(b)
+//! ```
+//!
 //! - Scalar: the reference, one nibble at a time through a 16-byte table.
 //! - SWAR: four bytes are spread into the 16-bit lanes of a `u64`, the
 //!   nibbles become bytes, and the `+7/+39` correction is added with
 //!   `((v + 6) >> 4) & 1` per byte — no table, no branches.
-//! - SSE2: the same arithmetic on 16 bytes (`pcmpgtb` for `v > 9`), then
-//!   `punpcklbw/punpckhbw` interleave high and low digits. SSE2 only: we do
-//!   not require SSSE3 (which [`Kernel`] does not name), and the arithmetic is
-//!   as fast as a `pshufb` table at this width.
-//! - AVX2: 32 bytes per step: nibbles split, interleaved per 128-bit lane
-//!   (`vpunpck[lh]bw`), lanes put back in order (`vperm2i128`), one
-//!   `vpshufb` table look-up per 32 digits. A 16-byte step for the rest
-//!   zero-extends bytes to 16-bit lanes (`vpmovzxbw`, high nibble in the low
-//!   byte) so one look-up yields digits already in order.
-//! - AVX-512 (F+BW): the AVX2 scheme on 32 bytes per half, 64 input bytes per
-//!   step; the tail (< 64 bytes) uses a masked load and masked stores
-//!   (inputs under 64 bytes go to the AVX2 kernel instead). Decoding takes 128 digits per step (`vpackuswb` + one `vpermq` restore
-//!   the order) with a masked tail; inputs under 128 digits go to the AVX2
-//!   kernel, whose single step is cheaper there.
-//! - NEON: `tbl` look-ups and an interleaving `st2` store.
+//! - SSE2: nibbles interleaved with `punpck[lh]bw`; a nibble `v` becomes
+//!   `'0' + v`, plus 7 (upper) or 39 (lower) when `v > 9` (`pcmpgtb`). SSE2
+//!   only: we do not require SSSE3 (which [`Kernel`] does not name), and the
+//!   arithmetic is as fast as a `pshufb` table at this width.
+//! - AVX2: nibbles interleaved per 128-bit lane, lanes put back in order
+//!   (`vperm2i128`), one `vpshufb` table look-up per 32 digits.
+//! - AVX-512 (F+BW): each 32-byte half zero-extended to 16-bit lanes
+//!   (`vpmovzxbw`, high nibble to the low byte), so one `vpshufb` yields 64
+//!   digits in order. Inputs of 1 KiB and more first encode a short head so
+//!   that the 64-byte stores are aligned.
+//! - NEON: `zip1/zip2` interleave, `tbl` look-ups.
 //!
-//! **Decode** (`2n` digits -> `n` bytes). Per digit `c`: `d = c - '0'`,
-//! `l = (c | 0x20) - 'a'` (or `c - 'a'` when only lowercase is accepted).
-//! The digit is valid iff `d <= 9` or `l <= 5` (unsigned); its value is
-//! `min(d, l + 10)` (for a valid digit the other candidate is always larger
-//! than 15). Pairs are combined as `hi * 16 + lo` (`pmaddubsw` on AVX2/512,
-//! shifts on SSE2/SWAR) and narrowed to bytes. A block with any invalid digit
-//! reports the offset of its first one; blocks are processed in order, so
-//! that is the first invalid digit of the input.
+//! **Decode** (`2n` digits -> `n` bytes), `2W` digits per step. Per digit
+//! `c`: `d = c - '0'`, `l = (c | 0x20) - 'a'` (or `c - 'a'` when only
+//! lowercase is accepted). The digit is valid iff `d <= 9` or `l <= 5`
+//! (unsigned); its value is `min(d, l + 10)` (for a valid digit the other
+//! candidate is always larger than 15). Pairs are combined as `hi * 16 + lo`
+//! (`pmaddubsw` + `packuswb` + a lane permute on AVX2/512, shifts +
+//! `packuswb` on SSE2, `uzp1/uzp2` on NEON). A step with any invalid digit
+//! reports the offset of its first one (from a movemask, an AVX-512 compare
+//! mask, or NEON's `shrn`-narrowed mask); steps run in order, so that is the
+//! first invalid digit of the input.
 //!
 //! **64 digits** (a 32-byte id, key or event id: the relay's common case)
 //! have their own cached pointer: one AVX-512 step (one load, mask
@@ -40,10 +49,10 @@
 //! digits, the dispatched kernel above).
 //!
 //! **Tails never read past the input.** SSE2/AVX2/NEON redo the last full
-//! block at `len - block` (overlapping, in bounds; rewriting the same output
-//! bytes is harmless), and inputs shorter than one block go to the next
-//! narrower kernel, ending at SWAR. AVX-512 uses masked loads/stores, whose
-//! masked-off lanes are never accessed.
+//! step at `len - step` (overlapping, in bounds; rewriting the same output
+//! bytes is harmless), and inputs shorter than one step go to the next
+//! narrower kernel (AVX-512 -> AVX2 -> SSE2 -> SWAR; NEON -> SWAR). AVX-512
+//! uses masked loads/stores, whose masked-off lanes are never accessed.
 //!
 //! Not built: an AVX-512 VBMI variant (`vpermb` would save one instruction per
 //! 64 bytes; the kernel is store-bound already), and an SSSE3 level.
@@ -237,6 +246,9 @@ pub(crate) trait HexVector: Copy {
     /// Large encodes first write a short head (with the next narrower
     /// kernel) so that the main loop's `W`-byte stores are aligned to `W`.
     const ALIGN_STORES: bool;
+    /// [`HexVector::encode_half`] is cheap: encodes of `W/2..W` bytes and
+    /// short tails use it instead of the narrower kernel or a full step.
+    const HALF_STEP: bool;
     /// A per-lane boolean: a vector (SSE2/AVX2/NEON) or a bit mask
     /// (AVX-512).
     type Mask: Copy;
@@ -266,7 +278,7 @@ pub(crate) trait HexVector: Copy {
     /// `p..p + W` is writable.
     unsafe fn store(self, p: *mut u8);
 
-    /// Loads `n <= W` bytes; the other lanes hold `fill`. The default
+    /// Loads `0 < n <= W` bytes; the other lanes hold `fill`. The default
     /// copies through a stack buffer (correct for any kernel; only those
     /// with `MASKED_TAIL` call it).
     ///
@@ -275,17 +287,17 @@ pub(crate) trait HexVector: Copy {
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
         const { assert!(Self::W <= 64) };
-        debug_assert!(n <= Self::W);
+        debug_assert!(0 < n && n <= Self::W);
         let mut buf = [fill; 64];
         // SAFETY: n <= W <= 64 readable bytes at p per the caller; the
-        // buffer holds W bytes; the CPU requirement is passed on.
+        // buffer holds 64 >= W bytes; the CPU requirement is passed on.
         unsafe {
             core::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), n);
             Self::load(buf.as_ptr())
         }
     }
 
-    /// Stores the first `n <= W` bytes. The default goes through a stack
+    /// Stores the first `0 < n <= W` bytes. The default goes through a stack
     /// buffer, as [`HexVector::load_partial`].
     ///
     /// # Safety
@@ -293,13 +305,29 @@ pub(crate) trait HexVector: Copy {
     #[inline(always)]
     unsafe fn store_partial(self, p: *mut u8, n: usize) {
         const { assert!(Self::W <= 64) };
-        debug_assert!(n <= Self::W);
+        debug_assert!(0 < n && n <= Self::W);
         let mut buf = [0u8; 64];
-        // SAFETY: the buffer holds W bytes; n bytes writable at p per the
-        // caller.
+        // SAFETY: the buffer holds 64 >= W bytes; n <= W bytes writable at
+        // p per the caller.
         unsafe {
             self.store(buf.as_mut_ptr());
             core::ptr::copy_nonoverlapping(buf.as_ptr(), p, n);
+        }
+    }
+
+    /// Encodes `W/2` bytes at `s` to `W` digits at `d`. The default goes
+    /// through [`HexVector::load_partial`] (only kernels with `HALF_STEP`
+    /// call it).
+    ///
+    /// # Safety
+    /// `s..s + W/2` readable, `d..d + W` writable (the CPU is supported, as
+    /// `table` shows).
+    #[inline(always)]
+    unsafe fn encode_half(s: *const u8, d: *mut u8, table: Self) {
+        // SAFETY: per the caller; the CPU supports Self since table exists.
+        unsafe {
+            let (a, _) = Self::load_partial(s, Self::W / 2, 0).spread_nibbles();
+            a.nibble_digits(table).store(d);
         }
     }
 
@@ -378,12 +406,14 @@ unsafe fn decode_step<V: HexVector>(a: V, b: V, lower_only: bool) -> Result<V, u
     // SAFETY: per the caller.
     let ((va, bad_a), (vb, bad_b)) =
         unsafe { (digit_values(a, lower_only), digit_values(b, lower_only)) };
-    if bad_a | bad_b != 0 {
-        return Err(if bad_a != 0 {
-            first_lane::<V>(bad_a)
-        } else {
-            V::W + first_lane::<V>(bad_b)
-        });
+    // Two tests rather than one on `bad_a | bad_b`: AVX-512 then tests each
+    // pair of compare masks with one `kortestq`, and elsewhere it costs the
+    // same.
+    if bad_a != 0 {
+        return Err(first_lane::<V>(bad_a));
+    }
+    if bad_b != 0 {
+        return Err(V::W + first_lane::<V>(bad_b));
     }
     Ok(V::pack_pairs(va, vb))
 }
@@ -416,13 +446,24 @@ unsafe fn decode_block<V: HexVector>(
 #[inline(always)]
 unsafe fn encode_with<V: HexVector>(src: &[u8], dst: *mut u8, upper: bool, narrower: EncodeFn) {
     let len = src.len();
+    let s = src.as_ptr();
+    let half = V::W / 2;
     if len < V::W {
+        if V::HALF_STEP && len >= half {
+            // SAFETY: the CPU supports V; half <= len, so both half steps
+            // (the second overlapping the first) stay in bounds.
+            unsafe {
+                let table = V::digit_table(upper);
+                V::encode_half(s, dst, table);
+                V::encode_half(s.add(len - half), dst.add(2 * (len - half)), table);
+            }
+            return;
+        }
         // SAFETY: same contract.
         return unsafe { narrower(src, dst, upper) };
     }
     // SAFETY: the CPU supports V.
     let table = unsafe { V::digit_table(upper) };
-    let s = src.as_ptr();
     let mut i = 0;
     // Large outputs: a short head first, so that the stores below start on
     // a W-byte boundary (a misaligned 64-byte store touches two cache lines
@@ -438,27 +479,31 @@ unsafe fn encode_with<V: HexVector>(src: &[u8], dst: *mut u8, upper: bool, narro
         unsafe { encode_step(s.add(i), dst.add(2 * i), table) };
         i += V::W;
     }
-    if i == len {
+    let r = len - i; // < W
+    if r == 0 {
         return;
     }
     if V::MASKED_TAIL {
-        let r = len - i; // 0 < r < W
-                         // SAFETY: the partial load reads only the r remaining bytes, the
-                         // partial stores write only their 2r digits (the second store only
-                         // when some of its bytes are in bounds).
+        // SAFETY: the partial load reads only the r remaining bytes, the
+        // partial stores write only their 2r digits (the second store only
+        // when some of its bytes are in bounds).
         unsafe {
             let (a, b) = V::load_partial(s.add(i), r, 0).spread_nibbles();
             let d = dst.add(2 * i);
             a.nibble_digits(table).store_partial(d, (2 * r).min(V::W));
             if 2 * r > V::W {
-                b.nibble_digits(table)
-                    .store_partial(d.add(V::W), 2 * r - V::W);
+                let rest = 2 * r - V::W;
+                b.nibble_digits(table).store_partial(d.add(V::W), rest);
             }
         }
+    } else if V::HALF_STEP && r <= half {
+        let j = len - half;
+        // SAFETY: len >= W > half, so j..len is in bounds (and re-encodes
+        // bytes already written with identical digits).
+        unsafe { V::encode_half(s.add(j), dst.add(2 * j), table) };
     } else {
         let j = len - V::W;
-        // SAFETY: len >= W, so j..len is in bounds (and re-encodes bytes
-        // already written with identical digits).
+        // SAFETY: len >= W, so j..len is in bounds (as above).
         unsafe { encode_step(s.add(j), dst.add(2 * j), table) };
     }
 }
@@ -495,10 +540,11 @@ unsafe fn decode_with<V: HexVector>(
         return Ok(());
     }
     if V::MASKED_TAIL {
-        let r = len - i; // even, 0 < r < 2W
-                         // SAFETY: the partial loads read only the r remaining digits (the
-                         // second only when r > W); their other lanes are '0', a valid
-                         // digit. The partial store writes only r/2 < W bytes.
+        // r is even, 0 < r < 2W.
+        let r = len - i;
+        // SAFETY: the partial loads read only the r remaining digits (the
+        // second only when r > W); their other lanes are '0', a valid
+        // digit. The partial store writes only r/2 < W bytes.
         unsafe {
             let zero = V::splat(b'0');
             let a = V::load_partial(s.add(i), r.min(V::W), b'0');
@@ -511,11 +557,29 @@ unsafe fn decode_with<V: HexVector>(
             out.store_partial(dst.add(i / 2), r / 2);
         }
     } else {
-        let j = len - step; // even, since len and 2W are
-                            // SAFETY: len >= 2W, so j..len is in bounds; j/2 + W == len / 2.
+        // j is even, since len and 2W are.
+        let j = len - step;
+        // SAFETY: len >= 2W, so j..len is in bounds; j/2 + W == len / 2.
         unsafe { decode_block::<V>(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
     }
     Ok(())
+}
+
+/// The element-wise [`HexVector`] methods of a one-register vector type,
+/// each one intrinsic on the two registers.
+#[cfg(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+))]
+macro_rules! lanewise_ops {
+    ($($name:ident => $op:path,)*) => {$(
+        #[inline(always)]
+        fn $name(self, o: Self) -> Self {
+            // SAFETY: the CPU supports the instruction set, as the existence
+            // of `self` shows (see `HexVector`).
+            Self(unsafe { $op(self.0, o.0) })
+        }
+    )*};
 }
 
 // ---------------------------------------------------------------- x86_64
@@ -541,6 +605,7 @@ pub(crate) mod x86 {
         const STRIDE: u32 = 1;
         const MASKED_TAIL: bool = false;
         const ALIGN_STORES: bool = false;
+        const HALF_STEP: bool = false;
         type Mask = __m128i;
 
         #[inline(always)]
@@ -566,25 +631,11 @@ pub(crate) mod x86 {
             // SAFETY: 16 writable bytes per the caller.
             unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
         }
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            // SAFETY: SSE2 is baseline.
-            Sse2(unsafe { _mm_add_epi8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: SSE2 is baseline.
-            Sse2(unsafe { _mm_sub_epi8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: SSE2 is baseline.
-            Sse2(unsafe { _mm_or_si128(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: SSE2 is baseline.
-            Sse2(unsafe { _mm_min_epu8(self.0, o.0) })
+        lanewise_ops! {
+            add => _mm_add_epi8,
+            sub => _mm_sub_epi8,
+            or => _mm_or_si128,
+            min => _mm_min_epu8,
         }
         #[inline(always)]
         fn le(self, o: Self) -> __m128i {
@@ -674,7 +725,10 @@ pub(crate) mod x86 {
         const STRIDE: u32 = 1;
         const MASKED_TAIL: bool = false;
         const ALIGN_STORES: bool = false;
-        type Mask = __m256i;
+        const HALF_STEP: bool = true;
+        /// Masks are vectors too (0x00/0xff lanes), wrapped so that their
+        /// existence still proves AVX2.
+        type Mask = Avx2;
 
         #[inline(always)]
         unsafe fn load(p: *const u8) -> Self {
@@ -701,40 +755,38 @@ pub(crate) mod x86 {
             // exists.
             unsafe { _mm256_storeu_si256(p as *mut __m256i, self.0) }
         }
+        lanewise_ops! {
+            add => _mm256_add_epi8,
+            sub => _mm256_sub_epi8,
+            or => _mm256_or_si256,
+            min => _mm256_min_epu8,
+        }
         #[inline(always)]
-        fn add(self, o: Self) -> Self {
+        fn le(self, o: Self) -> Self {
             // SAFETY: AVX2, since self exists.
-            Avx2(unsafe { _mm256_add_epi8(self.0, o.0) })
+            Avx2(unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) })
         }
         #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: AVX2, since self exists.
-            Avx2(unsafe { _mm256_sub_epi8(self.0, o.0) })
+        fn mask_or(a: Self, b: Self) -> Self {
+            a.or(b)
         }
         #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: AVX2, since self exists.
-            Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+        fn unset_bits(m: Self) -> u64 {
+            // SAFETY: AVX2, since m exists.
+            !(unsafe { _mm256_movemask_epi8(m.0) } as u32) as u64
         }
+        /// One `vpmovzxbw` spreads the 16 bytes to 16-bit lanes (high nibble
+        /// to the low byte), one `vpshufb` makes the 32 digits in order.
         #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: AVX2, since self exists.
-            Avx2(unsafe { _mm256_min_epu8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn le(self, o: Self) -> __m256i {
-            // SAFETY: AVX2, since self exists.
-            unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) }
-        }
-        #[inline(always)]
-        fn mask_or(a: __m256i, b: __m256i) -> __m256i {
-            // SAFETY: AVX2, since the masks come from `le` on Avx2 values.
-            unsafe { _mm256_or_si256(a, b) }
-        }
-        #[inline(always)]
-        fn unset_bits(m: __m256i) -> u64 {
-            // SAFETY: AVX2, as for `mask_or`.
-            !(unsafe { _mm256_movemask_epi8(m) } as u32) as u64
+        unsafe fn encode_half(s: *const u8, d: *mut u8, table: Self) {
+            // SAFETY: 16 readable bytes at s and 32 writable at d per the
+            // caller; AVX2 since table exists.
+            unsafe {
+                let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i));
+                let lo = _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x0f)), 8);
+                let t = _mm256_or_si256(_mm256_srli_epi16(x, 4), lo);
+                _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(table.0, t));
+            }
         }
         #[inline(always)]
         fn spread_nibbles(self) -> (Self, Self) {
@@ -822,14 +874,11 @@ pub(crate) mod x86 {
     #[derive(Clone, Copy)]
     pub(crate) struct Avx512(__m512i);
 
-    /// Lanes `0..n` (`n <= 64`).
+    /// Lanes `0..n`, for `1 <= n <= 64` (one shift, no branch).
     #[inline(always)]
     fn low_lanes(n: usize) -> u64 {
-        if n >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << n) - 1
-        }
+        debug_assert!((1..=64).contains(&n));
+        u64::MAX >> (64 - n)
     }
 
     impl HexVector for Avx512 {
@@ -837,6 +886,7 @@ pub(crate) mod x86 {
         const STRIDE: u32 = 1;
         const MASKED_TAIL: bool = true;
         const ALIGN_STORES: bool = true;
+        const HALF_STEP: bool = false;
         type Mask = u64;
 
         #[inline(always)]
@@ -880,25 +930,11 @@ pub(crate) mod x86 {
             // lanes 0..n; AVX-512BW since self exists.
             unsafe { _mm512_mask_storeu_epi8(p as *mut i8, low_lanes(n), self.0) }
         }
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            // SAFETY: AVX-512BW, since self exists.
-            Avx512(unsafe { _mm512_add_epi8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: AVX-512BW, since self exists.
-            Avx512(unsafe { _mm512_sub_epi8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: AVX-512F, since self exists.
-            Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: AVX-512BW, since self exists.
-            Avx512(unsafe { _mm512_min_epu8(self.0, o.0) })
+        lanewise_ops! {
+            add => _mm512_add_epi8,
+            sub => _mm512_sub_epi8,
+            or => _mm512_or_si512,
+            min => _mm512_min_epu8,
         }
         #[inline(always)]
         fn le(self, o: Self) -> u64 {
@@ -1029,6 +1065,7 @@ pub(crate) mod neon {
         const STRIDE: u32 = 4;
         const MASKED_TAIL: bool = false;
         const ALIGN_STORES: bool = false;
+        const HALF_STEP: bool = false;
         type Mask = uint8x16_t;
 
         #[inline(always)]
@@ -1051,25 +1088,11 @@ pub(crate) mod neon {
             // SAFETY: 16 writable bytes per the caller.
             unsafe { vst1q_u8(p, self.0) }
         }
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            // SAFETY: NEON is baseline.
-            Neon(unsafe { vaddq_u8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: NEON is baseline.
-            Neon(unsafe { vsubq_u8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            // SAFETY: NEON is baseline.
-            Neon(unsafe { vorrq_u8(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: NEON is baseline.
-            Neon(unsafe { vminq_u8(self.0, o.0) })
+        lanewise_ops! {
+            add => vaddq_u8,
+            sub => vsubq_u8,
+            or => vorrq_u8,
+            min => vminq_u8,
         }
         #[inline(always)]
         fn le(self, o: Self) -> uint8x16_t {
@@ -1236,8 +1259,9 @@ unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<()
 pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() < 16 {
-        // SAFETY: SSE2 is part of the x86_64 baseline; dst per the caller.
-        return unsafe { x86::encode_sse2(src, dst, upper) };
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
+        // inlines here without `#[target_feature]`; dst per the caller.
+        return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
     }
     #[cfg(miri)]
     {
@@ -1288,8 +1312,10 @@ pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Resul
 unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() <= 64 {
-        // SAFETY: SSE2 is part of the x86_64 baseline; rest per the caller.
-        return unsafe { x86::decode_sse2(src, dst, lower_only) };
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
+        // inlines here without `#[target_feature]` (a call to
+        // `x86::decode_sse2` is not reliably inlined); rest per the caller.
+        return unsafe { decode_with::<x86::Sse2>(src, dst, lower_only, decode_swar) };
     }
     #[cfg(miri)]
     {
