@@ -23,7 +23,9 @@
 //!   only: we do not require SSSE3 (which [`Kernel`] does not name), and the
 //!   arithmetic is as fast as a `pshufb` table at this width.
 //! - AVX2: nibbles interleaved per 128-bit lane, lanes put back in order
-//!   (`vperm2i128`), one `vpshufb` table look-up per 32 digits.
+//!   (`vperm2i128`), one `vpshufb` table look-up per 32 digits. Inputs of
+//!   16..32 bytes and tails of up to 16 take a 16-byte half step instead:
+//!   `vpmovzxbw` (high nibble to the low byte) and one `vpshufb`.
 //! - AVX-512 (F+BW): each 32-byte half zero-extended to 16-bit lanes
 //!   (`vpmovzxbw`, high nibble to the low byte), so one `vpshufb` yields 64
 //!   digits in order. Inputs of 1 KiB and more first encode a short head so
@@ -436,9 +438,10 @@ unsafe fn decode_block<V: HexVector>(
     Ok(())
 }
 
-/// The encoder, generic over the vector: `W` bytes per step; inputs under
-/// `W` bytes go to `narrower`; the tail is masked or an overlapping last
-/// step (`V::MASKED_TAIL`).
+/// The encoder, generic over the vector: `W` bytes per step. Inputs under
+/// `W` bytes take two overlapping half steps (`V::HALF_STEP`, from `W/2`
+/// bytes) or go to `narrower`; the tail is masked (`V::MASKED_TAIL`), one
+/// overlapping half step, or an overlapping full step.
 ///
 /// # Safety
 /// The CPU supports `V` and `narrower`'s kernel; `dst` is valid for
@@ -455,7 +458,9 @@ unsafe fn encode_with<V: HexVector>(src: &[u8], dst: *mut u8, upper: bool, narro
             unsafe {
                 let table = V::digit_table(upper);
                 V::encode_half(s, dst, table);
-                V::encode_half(s.add(len - half), dst.add(2 * (len - half)), table);
+                if len > half {
+                    V::encode_half(s.add(len - half), dst.add(2 * (len - half)), table);
+                }
             }
             return;
         }
