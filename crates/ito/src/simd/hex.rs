@@ -1,10 +1,13 @@
 //! Hex encode/decode kernels, one per [`Kernel`] level, and their dispatch.
 //!
 //! The vector kernels (SSE2, AVX2, AVX-512, NEON) are one algorithm,
-//! [`encode_with`] / [`decode_with`], generic over the small [`HexVector`]
-//! trait; each level only implements the trait for its register type and
-//! instantiates the generic body inside its `#[target_feature]` entry point
-//! (the memchr/simdutf8 shape). Scalar and SWAR stay plain code: the
+//! [`encode_with`] / [`decode_with`] in `hex/generic.rs`, generic over the
+//! small [`HexVector`] trait; each level only implements the trait for its
+//! register type (below) and instantiates the generic body inside its
+//! `#[target_feature]` entry point (the memchr/simdutf8 shape). Steps that
+//! really differ per level are trait methods, not copies of the loops:
+//! spreading nibbles, the digit look-up, packing digit pairs, masked
+//! partial loads/stores (AVX-512) and a 16-byte half step (AVX2). Scalar and SWAR stay plain code: the
 //! reference, and the portable path Miri runs.
 //!
 //! **Encode** (`n` bytes -> `2n` digits), `W` bytes per step:
