@@ -1,36 +1,50 @@
 //! Hex encode/decode kernels, one per [`Kernel`] level, and their dispatch.
 //!
-//! **Encode** (`n` bytes -> `2n` digits). Each byte splits into its high and
-//! low nibble; a nibble `v` becomes `b'0' + v`, plus `7` (upper) or `39`
-//! (lower) when `v > 9`.
+//! The vector kernels (SSE2, AVX2, AVX-512, NEON) are one algorithm,
+//! [`encode_with`] / [`decode_with`] in `hex/generic.rs`, generic over the
+//! small [`HexVector`] trait; each level only implements the trait for its
+//! register type (below) and instantiates the generic body inside its
+//! `#[target_feature]` entry point (the memchr/simdutf8 shape). Steps that
+//! really differ per level are trait methods, not copies of the loops:
+//! spreading nibbles, the digit look-up, packing digit pairs, masked
+//! partial loads/stores (AVX-512) and a 16-byte half step (AVX2). Scalar and SWAR stay plain code: the
+//! reference, and the portable path Miri runs.
+//!
+//! **Encode** (`n` bytes -> `2n` digits), `W` bytes per step:
+//!
+//! ```text
+//! (a, b) = spread_nibbles(load W bytes)   2W nibbles, high first, in order
+//! store nibble_digits(a), nibble_digits(b)
+//! ```
+//!
 //! - Scalar: the reference, one nibble at a time through a 16-byte table.
 //! - SWAR: four bytes are spread into the 16-bit lanes of a `u64`, the
 //!   nibbles become bytes, and the `+7/+39` correction is added with
 //!   `((v + 6) >> 4) & 1` per byte — no table, no branches.
-//! - SSE2: the same arithmetic on 16 bytes (`pcmpgtb` for `v > 9`), then
-//!   `punpcklbw/punpckhbw` interleave high and low digits. SSE2 only: we do
-//!   not require SSSE3 (which [`Kernel`] does not name), and the arithmetic is
-//!   as fast as a `pshufb` table at this width.
-//! - AVX2: 32 bytes per step: nibbles split, interleaved per 128-bit lane
-//!   (`vpunpck[lh]bw`), lanes put back in order (`vperm2i128`), one
-//!   `vpshufb` table look-up per 32 digits. A 16-byte step for the rest
-//!   zero-extends bytes to 16-bit lanes (`vpmovzxbw`, high nibble in the low
-//!   byte) so one look-up yields digits already in order.
-//! - AVX-512 (F+BW): the AVX2 scheme on 32 bytes per half, 64 input bytes per
-//!   step; the tail (< 64 bytes) uses a masked load and masked stores
-//!   (inputs under 64 bytes go to the AVX2 kernel instead). Decoding takes 128 digits per step (`vpackuswb` + one `vpermq` restore
-//!   the order) with a masked tail; inputs under 128 digits go to the AVX2
-//!   kernel, whose single step is cheaper there.
-//! - NEON: `tbl` look-ups and an interleaving `st2` store.
+//! - SSE2: nibbles interleaved with `punpck[lh]bw`; a nibble `v` becomes
+//!   `'0' + v`, plus 7 (upper) or 39 (lower) when `v > 9` (`pcmpgtb`). SSE2
+//!   only: we do not require SSSE3 (which [`Kernel`] does not name), and the
+//!   arithmetic is as fast as a `pshufb` table at this width.
+//! - AVX2: nibbles interleaved per 128-bit lane, lanes put back in order
+//!   (`vperm2i128`), one `vpshufb` table look-up per 32 digits. Inputs of
+//!   16..32 bytes and tails of up to 16 take a 16-byte half step instead:
+//!   `vpmovzxbw` (high nibble to the low byte) and one `vpshufb`.
+//! - AVX-512 (F+BW): each 32-byte half zero-extended to 16-bit lanes
+//!   (`vpmovzxbw`, high nibble to the low byte), so one `vpshufb` yields 64
+//!   digits in order. Inputs of 1 KiB and more first encode a short head so
+//!   that the 64-byte stores are aligned.
+//! - NEON: `zip1/zip2` interleave, `tbl` look-ups.
 //!
-//! **Decode** (`2n` digits -> `n` bytes). Per digit `c`: `d = c - '0'`,
-//! `l = (c | 0x20) - 'a'` (or `c - 'a'` when only lowercase is accepted).
-//! The digit is valid iff `d <= 9` or `l <= 5` (unsigned); its value is
-//! `min(d, l + 10)` (for a valid digit the other candidate is always larger
-//! than 15). Pairs are combined as `hi * 16 + lo` (`pmaddubsw` on AVX2/512,
-//! shifts on SSE2/SWAR) and narrowed to bytes. A block with any invalid digit
-//! reports the offset of its first one; blocks are processed in order, so
-//! that is the first invalid digit of the input.
+//! **Decode** (`2n` digits -> `n` bytes), `2W` digits per step. Per digit
+//! `c`: `d = c - '0'`, `l = (c | 0x20) - 'a'` (or `c - 'a'` when only
+//! lowercase is accepted). The digit is valid iff `d <= 9` or `l <= 5`
+//! (unsigned); its value is `min(d, l + 10)` (for a valid digit the other
+//! candidate is always larger than 15). Pairs are combined as `hi * 16 + lo`
+//! (`pmaddubsw` + `packuswb` + a lane permute on AVX2/512, shifts +
+//! `packuswb` on SSE2, `uzp1/uzp2` on NEON). A step with any invalid digit
+//! reports the offset of its first one (from a movemask, an AVX-512 compare
+//! mask, or NEON's `shrn`-narrowed mask); steps run in order, so that is the
+//! first invalid digit of the input.
 //!
 //! **64 digits** (a 32-byte id, key or event id: the relay's common case)
 //! have their own cached pointer: one AVX-512 step (one load, mask
@@ -40,15 +54,16 @@
 //! digits, the dispatched kernel above).
 //!
 //! **Tails never read past the input.** SSE2/AVX2/NEON redo the last full
-//! block at `len - block` (overlapping, in bounds; rewriting the same output
-//! bytes is harmless), and inputs shorter than one block go to the next
-//! narrower kernel, ending at SWAR. AVX-512 uses masked loads/stores, whose
-//! masked-off lanes are never accessed.
+//! step at `len - step` (overlapping, in bounds; rewriting the same output
+//! bytes is harmless), and inputs shorter than one step go to the next
+//! narrower kernel (AVX-512 -> AVX2 -> SSE2 -> SWAR; NEON -> SWAR). AVX-512
+//! uses masked loads/stores, whose masked-off lanes are never accessed.
 //!
 //! Not built: an AVX-512 VBMI variant (`vpermb` would save one instruction per
 //! 64 bytes; the kernel is store-bound already), and an SSSE3 level.
 
 use crate::Kernel;
+#[cfg(not(miri))]
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Encode kernel: writes `2 * src.len()` digits to `dst`.
@@ -211,37 +226,140 @@ pub(crate) unsafe fn decode_swar(src: &[u8], dst: *mut u8, lower_only: bool) -> 
     unsafe { decode_scalar(chunks.remainder(), dst.add(i / 2), lower_only) }.map_err(|k| i + k)
 }
 
+// ---------------------------------------------------------------- generic
+
+/// The generic kernels and the vector trait they need.
+#[cfg(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+))]
+mod generic;
+#[cfg(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+))]
+use generic::{decode_with, encode_with, HexVector};
+
+/// The element-wise [`HexVector`] methods of a one-register vector type,
+/// each one intrinsic on the two registers.
+#[cfg(any(
+    all(target_arch = "x86_64", not(miri)),
+    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+))]
+macro_rules! lanewise_ops {
+    ($($name:ident => $op:path,)*) => {$(
+        #[inline(always)]
+        fn $name(self, o: Self) -> Self {
+            // SAFETY: the CPU supports the instruction set, as the existence
+            // of `self` shows (see `HexVector`).
+            Self(unsafe { $op(self.0, o.0) })
+        }
+    )*};
+}
+
 // ---------------------------------------------------------------- x86_64
 
+/// The x86_64 vectors (SSE2, AVX2, AVX-512F+BW) and their entry points.
+///
+/// Each entry point is `#[target_feature]` and instantiates the generic
+/// [`encode_with`](super::encode_with) / [`decode_with`](super::decode_with)
+/// with its vector type; everything below it is `#[inline(always)]`.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 pub(crate) mod x86 {
+    use super::{decode_swar, encode_swar, HexVector};
     use core::arch::x86_64::*;
 
     // ------------------------------------------------------------ SSE2
 
-    #[inline(always)]
-    unsafe fn sse2_ascii(n: __m128i, step: __m128i) -> __m128i {
-        // SAFETY: SSE2 is part of the x86_64 baseline.
-        unsafe {
-            let gt9 = _mm_cmpgt_epi8(n, _mm_set1_epi8(9));
-            _mm_add_epi8(
-                _mm_add_epi8(n, _mm_set1_epi8(b'0' as i8)),
-                _mm_and_si128(gt9, step),
-            )
-        }
-    }
+    /// 16 bytes in an SSE2 register (SSE2 is part of the x86_64 baseline).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Sse2(__m128i);
 
-    #[inline(always)]
-    unsafe fn sse2_encode16(s: *const u8, d: *mut u8, step: __m128i) {
-        // SAFETY: the caller guarantees 16 readable bytes at s and 32
-        // writable bytes at d; SSE2 is baseline.
-        unsafe {
-            let x = _mm_loadu_si128(s as *const __m128i);
-            let m = _mm_set1_epi8(0x0f);
-            let hi = sse2_ascii(_mm_and_si128(_mm_srli_epi16(x, 4), m), step);
-            let lo = sse2_ascii(_mm_and_si128(x, m), step);
-            _mm_storeu_si128(d as *mut __m128i, _mm_unpacklo_epi8(hi, lo));
-            _mm_storeu_si128(d.add(16) as *mut __m128i, _mm_unpackhi_epi8(hi, lo));
+    impl HexVector for Sse2 {
+        const W: usize = 16;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        const HALF_STEP: bool = false;
+        type Mask = __m128i;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 16 readable bytes per the caller.
+            Sse2(unsafe { _mm_loadu_si128(p as *const __m128i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_set1_epi8(b as i8) })
+        }
+        /// No table: [`HexVector::nibble_digits`] adds `'0'`, plus this
+        /// step (7 upper, 39 lower) above 9. SSE2 has no byte shuffle
+        /// (`pshufb` is SSSE3), and the arithmetic is as fast at this width.
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_set1_epi8(if upper { 7 } else { 39 }) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 16 writable bytes per the caller.
+            unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
+        }
+        lanewise_ops! {
+            add => _mm_add_epi8,
+            sub => _mm_sub_epi8,
+            or => _mm_or_si128,
+            min => _mm_min_epu8,
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> __m128i {
+            // SAFETY: SSE2 is baseline.
+            unsafe { _mm_cmpeq_epi8(_mm_min_epu8(self.0, o.0), self.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: __m128i, b: __m128i) -> __m128i {
+            // SAFETY: SSE2 is baseline.
+            unsafe { _mm_or_si128(a, b) }
+        }
+        #[inline(always)]
+        fn unset_bits(m: __m128i) -> u64 {
+            // SAFETY: SSE2 is baseline.
+            !(unsafe { _mm_movemask_epi8(m) } as u64) & 0xffff
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                let m = _mm_set1_epi8(0x0f);
+                let hi = _mm_and_si128(_mm_srli_epi16(self.0, 4), m);
+                let lo = _mm_and_si128(self.0, m);
+                (
+                    Sse2(_mm_unpacklo_epi8(hi, lo)),
+                    Sse2(_mm_unpackhi_epi8(hi, lo)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, step: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                let gt9 = _mm_cmpgt_epi8(self.0, _mm_set1_epi8(9));
+                let ascii = _mm_add_epi8(self.0, _mm_set1_epi8(b'0' as i8));
+                Sse2(_mm_add_epi8(ascii, _mm_and_si128(gt9, step.0)))
+            }
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                // Per 16-bit lane: (hi << 4 | lo) in the low byte, then narrow.
+                let pairs = |v: __m128i| {
+                    let w = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
+                    _mm_and_si128(w, _mm_set1_epi16(0xff))
+                };
+                Sse2(_mm_packus_epi16(pairs(a.0), pairs(b.0)))
+            }
         }
     }
 
@@ -252,73 +370,8 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "sse2")]
     pub(crate) unsafe fn encode_sse2(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        let step = _mm_set1_epi8(if upper { 7 } else { 39 });
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 16 <= len {
-            // SAFETY: i + 16 <= len; output 2i..2i+32 <= 2 len.
-            unsafe { sse2_encode16(s.add(i), dst.add(2 * i), step) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16, so j..len is in bounds (and re-encodes
-            // bytes already written with identical digits).
-            unsafe { sse2_encode16(s.add(j), dst.add(2 * j), step) };
-        }
-    }
-
-    /// Values of 16 digits and a 16-bit mask of the invalid ones.
-    #[inline(always)]
-    unsafe fn sse2_values(c: __m128i, lower_only: bool) -> (__m128i, u32) {
-        // SAFETY: SSE2 is baseline.
-        unsafe {
-            let d = _mm_sub_epi8(c, _mm_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm_or_si128(c, _mm_set1_epi8(0x20))
-            };
-            let l = _mm_sub_epi8(folded, _mm_set1_epi8(b'a' as i8));
-            let is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-            let is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-            let valid = _mm_movemask_epi8(_mm_or_si128(is_d, is_l)) as u32;
-            let value = _mm_min_epu8(d, _mm_add_epi8(l, _mm_set1_epi8(10)));
-            (value, !valid & 0xffff)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn sse2_pairs(v: __m128i) -> __m128i {
-        // SAFETY: SSE2 is baseline.
-        unsafe {
-            let w = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
-            _mm_and_si128(w, _mm_set1_epi16(0xff))
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn sse2_decode32(s: *const u8, d: *mut u8, lower_only: bool) -> Result<(), usize> {
-        // SAFETY: the caller guarantees 32 readable bytes at s and 16
-        // writable at d.
-        unsafe {
-            let (va, ba) = sse2_values(_mm_loadu_si128(s as *const __m128i), lower_only);
-            let (vb, bb) = sse2_values(_mm_loadu_si128(s.add(16) as *const __m128i), lower_only);
-            let bad = ba | (bb << 16);
-            if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
-            }
-            _mm_storeu_si128(
-                d as *mut __m128i,
-                _mm_packus_epi16(sse2_pairs(va), sse2_pairs(vb)),
-            );
-            Ok(())
-        }
+        // SAFETY: SSE2 is enabled here; the rest per the caller.
+        unsafe { super::encode_with::<Sse2>(src, dst, upper, encode_swar) }
     }
 
     /// SSE2 decoder (32 digits per step, overlapping last step).
@@ -332,135 +385,133 @@ pub(crate) mod x86 {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 32 {
-            // SAFETY: same contract.
-            return unsafe { super::decode_swar(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 32 <= len {
-            // SAFETY: i + 32 <= len; output i/2 .. i/2 + 16 <= len / 2.
-            unsafe { sse2_decode32(s.add(i), dst.add(i / 2), lower_only) }.map_err(|k| i + k)?;
-            i += 32;
-        }
-        if i < len {
-            let j = len - 32; // even, since len and 32 are
-                              // SAFETY: j..len in bounds; j/2 + 16 == len / 2.
-            unsafe { sse2_decode32(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
-        }
-        Ok(())
+        // SAFETY: SSE2 is enabled here; the rest per the caller.
+        unsafe { super::decode_with::<Sse2>(src, dst, lower_only, decode_swar) }
     }
 
     // ------------------------------------------------------------ AVX2
 
-    #[inline(always)]
-    unsafe fn avx2_encode16(s: *const u8, d: *mut u8, lut: __m256i) {
-        // SAFETY: called only from AVX2 functions; 16 readable bytes at s,
-        // 32 writable at d per the caller.
-        unsafe {
-            let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i));
-            let lo = _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x0f)), 8);
-            let t = _mm256_or_si256(_mm256_srli_epi16(x, 4), lo);
-            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(lut, t));
+    /// 32 bytes in an AVX2 register; exists only on CPUs with AVX2.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(__m256i);
+
+    impl HexVector for Avx2 {
+        const W: usize = 32;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        const HALF_STEP: bool = true;
+        /// Masks are vectors too (0x00/0xff lanes), wrapped so that their
+        /// existence still proves AVX2.
+        type Mask = Avx2;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: AVX2 and 32 readable bytes per the caller.
+            Avx2(unsafe { _mm256_loadu_si256(p as *const __m256i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: AVX2 per the caller.
+            Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: AVX2 per the caller; the table is 16 readable bytes.
+            Avx2(unsafe {
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    super::digits(upper).as_ptr() as *const __m128i
+                ))
+            })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 32 writable bytes per the caller; AVX2 since self
+            // exists.
+            unsafe { _mm256_storeu_si256(p as *mut __m256i, self.0) }
+        }
+        lanewise_ops! {
+            add => _mm256_add_epi8,
+            sub => _mm256_sub_epi8,
+            or => _mm256_or_si256,
+            min => _mm256_min_epu8,
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) })
+        }
+        #[inline(always)]
+        fn mask_or(a: Self, b: Self) -> Self {
+            a.or(b)
+        }
+        #[inline(always)]
+        fn unset_bits(m: Self) -> u64 {
+            // SAFETY: AVX2, since m exists.
+            !(unsafe { _mm256_movemask_epi8(m.0) } as u32) as u64
+        }
+        /// One `vpmovzxbw` spreads the 16 bytes to 16-bit lanes (high nibble
+        /// to the low byte), one `vpshufb` makes the 32 digits in order.
+        #[inline(always)]
+        unsafe fn encode_half(s: *const u8, d: *mut u8, table: Self) {
+            // SAFETY: 16 readable bytes at s and 32 writable at d per the
+            // caller; AVX2 since table exists.
+            unsafe {
+                let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i));
+                let lo = _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x0f)), 8);
+                let t = _mm256_or_si256(_mm256_srli_epi16(x, 4), lo);
+                _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(table.0, t));
+            }
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: AVX2, since self exists.
+            unsafe {
+                let m = _mm256_set1_epi8(0x0f);
+                let hi = _mm256_and_si256(_mm256_srli_epi16(self.0, 4), m);
+                let lo = _mm256_and_si256(self.0, m);
+                // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
+                // interleaved; the lane permutes restore input order.
+                let a = _mm256_unpacklo_epi8(hi, lo);
+                let b = _mm256_unpackhi_epi8(hi, lo);
+                (
+                    Avx2(_mm256_permute2x128_si256::<0x20>(a, b)),
+                    Avx2(_mm256_permute2x128_si256::<0x31>(a, b)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: AVX2, since self exists.
+            Avx2(unsafe { _mm256_shuffle_epi8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: AVX2, since a exists.
+            unsafe {
+                let w = _mm256_set1_epi16(0x0110); // bytes 16, 1: hi * 16 + lo
+                let p =
+                    _mm256_packus_epi16(_mm256_maddubs_epi16(a.0, w), _mm256_maddubs_epi16(b.0, w));
+                // packus works per 128-bit lane; put the quarters in order.
+                Avx2(_mm256_permute4x64_epi64::<0b11_01_10_00>(p))
+            }
         }
     }
 
-    #[inline(always)]
-    unsafe fn avx2_encode32(s: *const u8, d: *mut u8, lut: __m256i) {
-        // SAFETY: called only from AVX2 functions; 32 readable bytes at s,
-        // 64 writable at d per the caller.
-        unsafe {
-            let x = _mm256_loadu_si256(s as *const __m256i);
-            let m = _mm256_set1_epi8(0x0f);
-            let hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), m);
-            let lo = _mm256_and_si256(x, m);
-            // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
-            // interleaved; the lane permutes restore input order.
-            let a = _mm256_unpacklo_epi8(hi, lo);
-            let b = _mm256_unpackhi_epi8(hi, lo);
-            let first = _mm256_permute2x128_si256::<0x20>(a, b);
-            let second = _mm256_permute2x128_si256::<0x31>(a, b);
-            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(lut, first));
-            _mm256_storeu_si256(d.add(32) as *mut __m256i, _mm256_shuffle_epi8(lut, second));
-        }
-    }
-
-    /// AVX2 encoder.
+    /// AVX2 encoder (32 bytes per step, overlapping last step; shorter
+    /// inputs go to SSE2).
     ///
     /// # Safety
     /// CPU has AVX2; `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "avx2")]
     pub(crate) unsafe fn encode_avx2(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe {
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                super::digits(upper).as_ptr() as *const __m128i
-            ))
-        };
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 32 <= len {
-            // SAFETY: i + 32 <= len; output within 2 len.
-            unsafe { avx2_encode32(s.add(i), dst.add(2 * i), lut) };
-            i += 32;
-        }
-        if i + 16 <= len {
-            // SAFETY: as above.
-            unsafe { avx2_encode16(s.add(i), dst.add(2 * i), lut) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16; overlapping, in bounds.
-            unsafe { avx2_encode16(s.add(j), dst.add(2 * j), lut) };
-        }
+        // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+        // the caller.
+        unsafe { super::encode_with::<Avx2>(src, dst, upper, encode_sse2) }
     }
 
-    #[inline(always)]
-    unsafe fn avx2_values(c: __m256i, lower_only: bool) -> (__m256i, u32) {
-        // SAFETY: called only from AVX2 functions.
-        unsafe {
-            let d = _mm256_sub_epi8(c, _mm256_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm256_or_si256(c, _mm256_set1_epi8(0x20))
-            };
-            let l = _mm256_sub_epi8(folded, _mm256_set1_epi8(b'a' as i8));
-            let is_d = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
-            let is_l = _mm256_cmpeq_epi8(_mm256_min_epu8(l, _mm256_set1_epi8(5)), l);
-            let valid = _mm256_movemask_epi8(_mm256_or_si256(is_d, is_l)) as u32;
-            let value = _mm256_min_epu8(d, _mm256_add_epi8(l, _mm256_set1_epi8(10)));
-            (value, !valid)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn avx2_decode64(s: *const u8, d: *mut u8, lower_only: bool) -> Result<(), usize> {
-        // SAFETY: called only from AVX2 functions; 64 readable bytes at s,
-        // 32 writable at d per the caller.
-        unsafe {
-            let (va, ba) = avx2_values(_mm256_loadu_si256(s as *const __m256i), lower_only);
-            let (vb, bb) = avx2_values(_mm256_loadu_si256(s.add(32) as *const __m256i), lower_only);
-            let bad = ba as u64 | ((bb as u64) << 32);
-            if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
-            }
-            let w = _mm256_set1_epi16(0x0110); // bytes 16, 1: hi * 16 + lo
-            let p = _mm256_packus_epi16(_mm256_maddubs_epi16(va, w), _mm256_maddubs_epi16(vb, w));
-            let p = _mm256_permute4x64_epi64(p, 0b11_01_10_00);
-            _mm256_storeu_si256(d as *mut __m256i, p);
-            Ok(())
-        }
-    }
-
-    /// AVX2 decoder (64 digits per step).
+    /// AVX2 decoder (64 digits per step, overlapping last step; shorter
+    /// inputs go to SSE2).
     ///
     /// # Safety
     /// CPU has AVX2; `src.len()` even; `dst` valid for `src.len() / 2` writes.
@@ -470,24 +521,9 @@ pub(crate) mod x86 {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 64 {
-            // SAFETY: same contract.
-            return unsafe { decode_sse2(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 64 <= len {
-            // SAFETY: i + 64 <= len; output within len / 2.
-            unsafe { avx2_decode64(s.add(i), dst.add(i / 2), lower_only) }.map_err(|k| i + k)?;
-            i += 64;
-        }
-        if i < len {
-            let j = len - 64;
-            // SAFETY: len >= 64; overlapping, in bounds.
-            unsafe { avx2_decode64(s.add(j), dst.add(j / 2), lower_only) }.map_err(|k| j + k)?;
-        }
-        Ok(())
+        // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+        // the caller.
+        unsafe { super::decode_with::<Avx2>(src, dst, lower_only, decode_sse2) }
     }
 
     /// Exactly 64 digits (a 32-byte id) in one AVX2 step, for the
@@ -503,129 +539,164 @@ pub(crate) mod x86 {
     ) -> Result<(), usize> {
         debug_assert_eq!(src.len(), 64);
         // SAFETY: 64 readable digits, 32 writable bytes, AVX2 per the caller.
-        unsafe { avx2_decode64(src.as_ptr(), dst, lower_only) }
+        unsafe { super::generic::decode_block::<Avx2>(src.as_ptr(), dst, lower_only) }
     }
 
     // ------------------------------------------------------------ AVX-512
 
+    /// 64 bytes in an AVX-512 register; exists only on CPUs with AVX-512F
+    /// and AVX-512BW.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512(__m512i);
+
+    /// Lanes `0..n`, for `1 <= n <= 64` (one shift, no branch).
     #[inline(always)]
-    unsafe fn avx512_encode32(x: __m256i, lut: __m512i) -> __m512i {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let x = _mm512_cvtepu8_epi16(x);
-            let lo = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x0f)), 8);
-            _mm512_shuffle_epi8(lut, _mm512_or_si512(_mm512_srli_epi16(x, 4), lo))
+    fn low_lanes(n: usize) -> u64 {
+        debug_assert!((1..=64).contains(&n));
+        u64::MAX >> (64 - n)
+    }
+
+    impl HexVector for Avx512 {
+        const W: usize = 64;
+        const STRIDE: u32 = 1;
+        const MASKED_TAIL: bool = true;
+        const ALIGN_STORES: bool = true;
+        const HALF_STEP: bool = false;
+        type Mask = u64;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: AVX-512F and 64 readable bytes per the caller.
+            Avx512(unsafe { _mm512_loadu_si512(p as *const __m512i) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: AVX-512F per the caller.
+            Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: AVX-512F per the caller; the table is 16 readable bytes.
+            Avx512(unsafe {
+                _mm512_broadcast_i32x4(_mm_loadu_si128(
+                    super::digits(upper).as_ptr() as *const __m128i
+                ))
+            })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 64 writable bytes per the caller; AVX-512F since self
+            // exists.
+            unsafe { _mm512_storeu_si512(p as *mut __m512i, self.0) }
+        }
+        /// A masked load: masked-off lanes are never accessed.
+        #[inline(always)]
+        unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
+            // SAFETY: AVX-512F+BW and n readable bytes per the caller; the
+            // load touches only lanes 0..n.
+            Avx512(unsafe {
+                _mm512_mask_loadu_epi8(_mm512_set1_epi8(fill as i8), low_lanes(n), p as *const i8)
+            })
+        }
+        /// A masked store: masked-off lanes are never accessed.
+        #[inline(always)]
+        unsafe fn store_partial(self, p: *mut u8, n: usize) {
+            // SAFETY: n writable bytes per the caller; the store touches only
+            // lanes 0..n; AVX-512BW since self exists.
+            unsafe { _mm512_mask_storeu_epi8(p as *mut i8, low_lanes(n), self.0) }
+        }
+        lanewise_ops! {
+            add => _mm512_add_epi8,
+            sub => _mm512_sub_epi8,
+            or => _mm512_or_si512,
+            min => _mm512_min_epu8,
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> u64 {
+            // SAFETY: AVX-512BW, since self exists.
+            unsafe { _mm512_cmple_epu8_mask(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: u64, b: u64) -> u64 {
+            a | b
+        }
+        #[inline(always)]
+        fn unset_bits(m: u64) -> u64 {
+            !m
+        }
+        /// Each 32-byte half zero-extended to 16-bit lanes, high nibble in
+        /// the low byte: the nibbles come out already in order.
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: AVX-512F+BW, since self exists.
+            unsafe {
+                let spread = |h: __m256i| {
+                    let x = _mm512_cvtepu8_epi16(h);
+                    let lo = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x0f)), 8);
+                    Avx512(_mm512_or_si512(_mm512_srli_epi16(x, 4), lo))
+                };
+                (
+                    spread(_mm512_castsi512_si256(self.0)),
+                    spread(_mm512_extracti64x4_epi64::<1>(self.0)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: AVX-512BW, since self exists.
+            Avx512(unsafe { _mm512_shuffle_epi8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // SAFETY: AVX-512F+BW, since a exists.
+            unsafe {
+                let w = _mm512_set1_epi16(0x0110);
+                // packus interleaves the 128-bit lanes of a and b; the
+                // permute puts the eight 64-bit halves back in input order.
+                let p =
+                    _mm512_packus_epi16(_mm512_maddubs_epi16(a.0, w), _mm512_maddubs_epi16(b.0, w));
+                Avx512(_mm512_permutexvar_epi64(
+                    _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                    p,
+                ))
+            }
         }
     }
 
-    /// AVX-512 encoder (64 bytes per step, masked tail).
+    /// AVX-512 encoder (64 bytes per step, aligned stores for large
+    /// outputs, masked tail; inputs under 64 bytes go to AVX2, whose two
+    /// steps beat the masked one there).
     ///
     /// # Safety
     /// CPU has AVX-512F and BW; `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 64 {
-            // Two AVX2 steps beat the masked step at this size.
-            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
-            return unsafe { encode_avx2(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe {
-            _mm512_broadcast_i32x4(_mm_loadu_si128(
-                super::digits(upper).as_ptr() as *const __m128i
-            ))
-        };
-        let s = src.as_ptr();
-        let mut i = 0;
-        // Large outputs: encode a short head first so that the 64-byte stores
-        // below start on a cache-line boundary (a misaligned 64-byte store
-        // touches two lines every time).
-        let mis = dst as usize % 64;
-        if len >= 1024 && mis != 0 && mis.is_multiple_of(2) {
-            i = (64 - mis) / 2;
-            // SAFETY: i < 32 <= len bytes in, 2i out; AVX-512F implies AVX2.
-            unsafe { encode_avx2(&src[..i], dst, upper) };
-        }
-        while i + 64 <= len {
-            // SAFETY: 64 readable bytes at s + i, 128 writable at dst + 2i.
-            unsafe {
-                let v = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                let lo = avx512_encode32(_mm512_castsi512_si256(v), lut);
-                let hi = avx512_encode32(_mm512_extracti64x4_epi64::<1>(v), lut);
-                _mm512_storeu_si512(dst.add(2 * i) as *mut __m512i, lo);
-                _mm512_storeu_si512(dst.add(2 * i + 64) as *mut __m512i, hi);
-            }
-            i += 64;
-        }
-        let r = len - i;
-        if r > 0 {
-            let in_mask: u64 = (1u64 << r) - 1; // r < 64
-            let out = 2 * r; // 2..=126
-            let lo_mask = if out >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << out) - 1
-            };
-            // SAFETY: the masked load touches only the r remaining bytes; the
-            // masked stores only the 2r output bytes (the second store is
-            // issued only when some of its lanes are in bounds).
-            unsafe {
-                let v = _mm512_maskz_loadu_epi8(in_mask, s.add(i) as *const i8);
-                let lo = avx512_encode32(_mm512_castsi512_si256(v), lut);
-                _mm512_mask_storeu_epi8(dst.add(2 * i) as *mut i8, lo_mask, lo);
-                if out > 64 {
-                    let hi = avx512_encode32(_mm512_extracti64x4_epi64::<1>(v), lut);
-                    let hi_mask = (1u64 << (out - 64)) - 1;
-                    _mm512_mask_storeu_epi8(dst.add(2 * i + 64) as *mut i8, hi_mask, hi);
-                }
-            }
-        }
+        // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+        // rest per the caller.
+        unsafe { super::encode_with::<Avx512>(src, dst, upper, encode_avx2) }
     }
 
-    #[inline(always)]
-    unsafe fn avx512_values(c: __m512i, lower_only: bool) -> (__m512i, u64) {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let d = _mm512_sub_epi8(c, _mm512_set1_epi8(b'0' as i8));
-            let folded = if lower_only {
-                c
-            } else {
-                _mm512_or_si512(c, _mm512_set1_epi8(0x20))
-            };
-            let l = _mm512_sub_epi8(folded, _mm512_set1_epi8(b'a' as i8));
-            let valid = _mm512_cmple_epu8_mask(d, _mm512_set1_epi8(9))
-                | _mm512_cmple_epu8_mask(l, _mm512_set1_epi8(5));
-            let value = _mm512_min_epu8(d, _mm512_add_epi8(l, _mm512_set1_epi8(10)));
-            (value, !valid)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn avx512_decode128(a: __m512i, b: __m512i, lower_only: bool) -> Result<__m512i, usize> {
-        // SAFETY: called only from AVX-512F+BW functions.
-        unsafe {
-            let (va, ba) = avx512_values(a, lower_only);
-            let (vb, bb) = avx512_values(b, lower_only);
-            if ba != 0 {
-                return Err(ba.trailing_zeros() as usize);
-            }
-            if bb != 0 {
-                return Err(64 + bb.trailing_zeros() as usize);
-            }
-            let w = _mm512_set1_epi16(0x0110);
-            // packus interleaves the 128-bit lanes of a and b; the permute
-            // puts the eight 64-bit halves back in input order.
-            let p = _mm512_packus_epi16(_mm512_maddubs_epi16(va, w), _mm512_maddubs_epi16(vb, w));
-            Ok(_mm512_permutexvar_epi64(
-                _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
-                p,
-            ))
-        }
+    /// AVX-512 decoder (128 digits per step, masked tail; inputs under 128
+    /// digits go to AVX2, whose single step is cheaper there).
+    ///
+    /// # Safety
+    /// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
+    /// `src.len() / 2` writes.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(crate) unsafe fn decode_avx512(
+        src: &[u8],
+        dst: *mut u8,
+        lower_only: bool,
+    ) -> Result<(), usize> {
+        // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+        // rest per the caller.
+        unsafe { super::decode_with::<Avx512>(src, dst, lower_only, decode_avx2) }
     }
 
     /// Exactly 64 digits (a 32-byte id) in one AVX-512 step: one load,
     /// mask compares, `vpmaddubsw` pairs and a `vpmovwb` narrowing store.
+    /// The only kernel that decodes a single vector of digits, so it is not
+    /// a [`HexVector`] method.
     ///
     /// # Safety
     /// CPU has AVX-512F and BW; `src.len() == 64`; `dst` valid for 32 writes.
@@ -639,65 +710,12 @@ pub(crate) mod x86 {
         // SAFETY: 64 readable digits, 32 writable bytes, AVX-512F+BW per the
         // caller.
         unsafe {
-            let (v, bad) = avx512_values(
-                _mm512_loadu_si512(src.as_ptr() as *const __m512i),
-                lower_only,
-            );
+            let (v, bad) = super::generic::digit_values(Avx512::load(src.as_ptr()), lower_only);
             if bad != 0 {
-                return Err(bad.trailing_zeros() as usize);
+                return Err(super::generic::first_lane::<Avx512>(bad));
             }
-            let pairs = _mm512_maddubs_epi16(v, _mm512_set1_epi16(0x0110));
+            let pairs = _mm512_maddubs_epi16(v.0, _mm512_set1_epi16(0x0110));
             _mm256_storeu_si256(dst as *mut __m256i, _mm512_cvtepi16_epi8(pairs));
-        }
-        Ok(())
-    }
-
-    /// AVX-512 decoder (128 digits per step, masked tail).
-    ///
-    /// # Safety
-    /// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
-    /// `src.len() / 2` writes.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(crate) unsafe fn decode_avx512(
-        src: &[u8],
-        dst: *mut u8,
-        lower_only: bool,
-    ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 128 {
-            // One AVX2 step beats the masked 128-digit step at this size.
-            // SAFETY: AVX-512F implies AVX2; the rest is the same contract.
-            return unsafe { decode_avx2(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 128 <= len {
-            // SAFETY: 128 readable bytes at s + i; 64 writable at dst + i/2.
-            unsafe {
-                let a = _mm512_loadu_si512(s.add(i) as *const __m512i);
-                let b = _mm512_loadu_si512(s.add(i + 64) as *const __m512i);
-                let out = avx512_decode128(a, b, lower_only).map_err(|k| i + k)?;
-                _mm512_storeu_si512(dst.add(i / 2) as *mut __m512i, out);
-            }
-            i += 128;
-        }
-        let r = len - i; // even, < 128
-        if r > 0 {
-            let a_mask = if r >= 64 { u64::MAX } else { (1u64 << r) - 1 };
-            // SAFETY: masked loads touch only the r remaining digits (the
-            // second is issued only when r > 64); masked-off lanes read as
-            // '0', a valid digit. The store touches only r/2 (< 64) bytes.
-            unsafe {
-                let fill = _mm512_set1_epi8(b'0' as i8);
-                let a = _mm512_mask_loadu_epi8(fill, a_mask, s.add(i) as *const i8);
-                let b = if r > 64 {
-                    _mm512_mask_loadu_epi8(fill, (1u64 << (r - 64)) - 1, s.add(i + 64) as *const i8)
-                } else {
-                    fill
-                };
-                let out = avx512_decode128(a, b, lower_only).map_err(|k| i + k)?;
-                _mm512_mask_storeu_epi8(dst.add(i / 2) as *mut i8, (1u64 << (r / 2)) - 1, out);
-            }
         }
         Ok(())
     }
@@ -705,65 +723,110 @@ pub(crate) mod x86 {
 
 // ---------------------------------------------------------------- aarch64
 
+/// The NEON vector and its entry points.
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
 pub(crate) mod neon {
+    use super::{decode_swar, encode_swar, HexVector};
     use core::arch::aarch64::*;
 
-    #[inline(always)]
-    unsafe fn encode16(s: *const u8, d: *mut u8, lut: uint8x16_t) {
-        // SAFETY: 16 readable bytes at s, 32 writable at d per the caller.
-        unsafe {
-            let x = vld1q_u8(s);
-            let hi = vqtbl1q_u8(lut, vshrq_n_u8::<4>(x));
-            let lo = vqtbl1q_u8(lut, vandq_u8(x, vdupq_n_u8(0x0f)));
-            vst2q_u8(d, uint8x16x2_t(hi, lo));
+    /// 16 bytes in a NEON register (NEON is part of the aarch64 baseline).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Neon(uint8x16_t);
+
+    impl HexVector for Neon {
+        const W: usize = 16;
+        /// [`HexVector::unset_bits`] narrows each lane to 4 bits (`shrn`):
+        /// NEON has no byte movemask.
+        const STRIDE: u32 = 4;
+        const MASKED_TAIL: bool = false;
+        const ALIGN_STORES: bool = false;
+        const HALF_STEP: bool = false;
+        type Mask = uint8x16_t;
+
+        #[inline(always)]
+        unsafe fn load(p: *const u8) -> Self {
+            // SAFETY: 16 readable bytes per the caller.
+            Neon(unsafe { vld1q_u8(p) })
+        }
+        #[inline(always)]
+        unsafe fn splat(b: u8) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vdupq_n_u8(b) })
+        }
+        #[inline(always)]
+        unsafe fn digit_table(upper: bool) -> Self {
+            // SAFETY: the table is 16 readable bytes.
+            Neon(unsafe { vld1q_u8(super::digits(upper).as_ptr()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut u8) {
+            // SAFETY: 16 writable bytes per the caller.
+            unsafe { vst1q_u8(p, self.0) }
+        }
+        lanewise_ops! {
+            add => vaddq_u8,
+            sub => vsubq_u8,
+            or => vorrq_u8,
+            min => vminq_u8,
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> uint8x16_t {
+            // SAFETY: NEON is baseline.
+            unsafe { vcleq_u8(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn mask_or(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+            // SAFETY: NEON is baseline.
+            unsafe { vorrq_u8(a, b) }
+        }
+        #[inline(always)]
+        fn unset_bits(m: uint8x16_t) -> u64 {
+            // Each 16-bit lane (two 0x00/0xff bytes) shifted right by 4 and
+            // narrowed keeps 4 bits of each byte: lane k -> bits 4k..4k+4.
+            // SAFETY: NEON is baseline.
+            !unsafe {
+                vget_lane_u64::<0>(vreinterpret_u64_u8(vshrn_n_u16::<4>(vreinterpretq_u16_u8(
+                    m,
+                ))))
+            }
+        }
+        #[inline(always)]
+        fn spread_nibbles(self) -> (Self, Self) {
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let hi = vshrq_n_u8::<4>(self.0);
+                let lo = vandq_u8(self.0, vdupq_n_u8(0x0f));
+                (Neon(vzip1q_u8(hi, lo)), Neon(vzip2q_u8(hi, lo)))
+            }
+        }
+        #[inline(always)]
+        fn nibble_digits(self, table: Self) -> Self {
+            // SAFETY: NEON is baseline.
+            Neon(unsafe { vqtbl1q_u8(table.0, self.0) })
+        }
+        #[inline(always)]
+        fn pack_pairs(a: Self, b: Self) -> Self {
+            // Even lanes of a:b are the high digits, odd lanes the low.
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let hi = vuzp1q_u8(a.0, b.0);
+                let lo = vuzp2q_u8(a.0, b.0);
+                Neon(vorrq_u8(vshlq_n_u8::<4>(hi), lo))
+            }
         }
     }
 
-    /// NEON encoder.
+    /// NEON encoder (16 bytes per step, overlapping last step).
     ///
     /// # Safety
     /// `dst` valid for `2 * src.len()` writes.
     #[target_feature(enable = "neon")]
     pub(crate) unsafe fn encode_neon(src: &[u8], dst: *mut u8, upper: bool) {
-        let len = src.len();
-        if len < 16 {
-            // SAFETY: same contract.
-            return unsafe { super::encode_swar(src, dst, upper) };
-        }
-        // SAFETY: the table is 16 readable bytes.
-        let lut = unsafe { vld1q_u8(super::digits(upper).as_ptr()) };
-        let s = src.as_ptr();
-        let mut i = 0;
-        while i + 16 <= len {
-            // SAFETY: in bounds as in the SSE2 kernel.
-            unsafe { encode16(s.add(i), dst.add(2 * i), lut) };
-            i += 16;
-        }
-        if i < len {
-            let j = len - 16;
-            // SAFETY: len >= 16; overlapping, in bounds.
-            unsafe { encode16(s.add(j), dst.add(2 * j), lut) };
-        }
+        // SAFETY: NEON is enabled here; the rest per the caller.
+        unsafe { super::encode_with::<Neon>(src, dst, upper, encode_swar) }
     }
 
-    #[inline(always)]
-    unsafe fn values(c: uint8x16_t, lower_only: bool) -> (uint8x16_t, uint8x16_t) {
-        // SAFETY: NEON is enabled for the caller.
-        unsafe {
-            let d = vsubq_u8(c, vdupq_n_u8(b'0'));
-            let folded = if lower_only {
-                c
-            } else {
-                vorrq_u8(c, vdupq_n_u8(0x20))
-            };
-            let l = vsubq_u8(folded, vdupq_n_u8(b'a'));
-            let valid = vorrq_u8(vcleq_u8(d, vdupq_n_u8(9)), vcleq_u8(l, vdupq_n_u8(5)));
-            (vminq_u8(d, vaddq_u8(l, vdupq_n_u8(10))), valid)
-        }
-    }
-
-    /// NEON decoder (32 digits per step; `ld2` splits high and low digits).
+    /// NEON decoder (32 digits per step, overlapping last step).
     ///
     /// # Safety
     /// `src.len()` even; `dst` valid for `src.len() / 2` writes.
@@ -773,38 +836,8 @@ pub(crate) mod neon {
         dst: *mut u8,
         lower_only: bool,
     ) -> Result<(), usize> {
-        let len = src.len();
-        if len < 32 {
-            // SAFETY: same contract.
-            return unsafe { super::decode_swar(src, dst, lower_only) };
-        }
-        let s = src.as_ptr();
-        let block = |i: usize| -> Result<(), usize> {
-            // SAFETY: callers below pass i with i + 32 <= len.
-            unsafe {
-                let c = vld2q_u8(s.add(i));
-                let (hi, vh) = values(c.0, lower_only);
-                let (lo, vl) = values(c.1, lower_only);
-                if vminvq_u8(vandq_u8(vh, vl)) == 0 {
-                    let bad = src[i..i + 32]
-                        .iter()
-                        .position(|&c| super::digit_value(c, lower_only).is_none())
-                        .unwrap_or(0);
-                    return Err(i + bad);
-                }
-                vst1q_u8(dst.add(i / 2), vorrq_u8(vshlq_n_u8::<4>(hi), lo));
-            }
-            Ok(())
-        };
-        let mut i = 0;
-        while i + 32 <= len {
-            block(i)?;
-            i += 32;
-        }
-        if i < len {
-            block(len - 32)?;
-        }
-        Ok(())
+        // SAFETY: NEON is enabled here; the rest per the caller.
+        unsafe { super::decode_with::<Neon>(src, dst, lower_only, decode_swar) }
     }
 }
 
@@ -852,11 +885,14 @@ pub(crate) fn decode_kernel(kernel: Kernel) -> Option<DecodeFn> {
     })
 }
 
+#[cfg(not(miri))]
 static ENCODE: AtomicPtr<()> = AtomicPtr::new(encode_detect as *mut ());
+#[cfg(not(miri))]
 static DECODE: AtomicPtr<()> = AtomicPtr::new(decode_detect as *mut ());
 
 /// # Safety
 /// As [`EncodeFn`] (minus the CPU requirement, which detection provides).
+#[cfg(not(miri))]
 unsafe fn encode_detect(src: &[u8], dst: *mut u8, upper: bool) {
     let f = encode_kernel(Kernel::best()).unwrap_or(encode_swar);
     ENCODE.store(f as *mut (), Ordering::Relaxed);
@@ -886,6 +922,7 @@ unsafe fn decode64_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<
 
 /// # Safety
 /// As [`DecodeFn`] (minus the CPU requirement, which detection provides).
+#[cfg(not(miri))]
 unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     let f = decode_kernel(Kernel::best()).unwrap_or(decode_swar);
     DECODE.store(f as *mut (), Ordering::Relaxed);
@@ -901,8 +938,9 @@ unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<()
 pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() < 16 {
-        // SAFETY: SSE2 is part of the x86_64 baseline; dst per the caller.
-        return unsafe { x86::encode_sse2(src, dst, upper) };
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
+        // inlines here without `#[target_feature]`; dst per the caller.
+        return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
     }
     #[cfg(miri)]
     {
@@ -953,8 +991,10 @@ pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Resul
 unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() <= 64 {
-        // SAFETY: SSE2 is part of the x86_64 baseline; rest per the caller.
-        return unsafe { x86::decode_sse2(src, dst, lower_only) };
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
+        // inlines here without `#[target_feature]` (a call to
+        // `x86::decode_sse2` is not reliably inlined); rest per the caller.
+        return unsafe { decode_with::<x86::Sse2>(src, dst, lower_only, decode_swar) };
     }
     #[cfg(miri)]
     {
@@ -1020,6 +1060,7 @@ mod tests {
     /// accept modes, plus valid digits of every value.
     #[test]
     fn decode64_kernels_match_scalar_at_every_position() {
+        #[cfg_attr(miri, allow(unused_mut))]
         let mut kernels: Vec<(&str, DecodeFn)> = vec![("decode()", decode)];
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
