@@ -25,6 +25,24 @@ else
   echo "   loom crate not available offline: skipped"
 fi
 
+# aarch64 (NEON kernels) under user-mode emulation, when the cross linker
+# and qemu are installed (Debian: gcc-aarch64-linux-gnu qemu-user): the
+# codec and Str tests, which run every kernel the emulated CPU has. The
+# interner's stress tests are left to native runs (too slow emulated).
+if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null \
+  && rustup target list --installed 2>/dev/null | grep -q '^aarch64-unknown-linux-gnu$'; then
+  echo "== aarch64 under qemu: library unit tests, codec and Str tests"
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+    cargo test -p ito --target aarch64-unknown-linux-gnu --lib \
+      --test json_differential --test json_guard --test json_options \
+      --test json_arbitrary --test json_testsuite --test nostr_codec \
+      --test nostr_events --test text_toolkit --test text_regressions \
+      --test hex_kernels --test str_model --test str_traits --test str_format
+else
+  echo "== no aarch64 cross toolchain + qemu: NEON kernels not run"
+fi
+
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so
 # they cannot rot, and say so when it is not.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
