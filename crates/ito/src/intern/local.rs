@@ -27,7 +27,8 @@
 //!          Box<str>, offset = 1 << 31 | index
 //! ```
 //! A hit is: hash → one 16-byte control group → slot → entry → length
-//! and byte compare (the length sits in front of the bytes, on their line) (short strings with two overlapping word loads, no `memcmp`
+//! and byte compare (the length sits in front of the bytes, on their line;
+//! short strings are compared with two overlapping word loads, no `memcmp`
 //! call). The entry array is segmented (1,024 entries per segment) and
 //! string chunks never move, so no insert copies earlier data; the extra
 //! work of one insert is at most 16 migrated slots or 64 KiB of a drained
@@ -38,8 +39,9 @@
 //! bytes of table per slot at 7/16–7/8 load (plus the old table while it
 //! is being drained), the string bytes and chunk slack (16 KiB chunks).
 //! Keeping the length in the chunk instead of the entry (12 bytes until
-//! 2026-11-22) saved 1.4–3 B per entry at the same hit speed (within ±3%). Measured with a counting allocator by the
-//! `intern_local` bench, bytes per entry beyond the string bytes:
+//! 2026-11-22) saved 1.4–3 B per entry at the same hit speed (within
+//! noise). Measured with a counting allocator by the `intern_local` bench,
+//! bytes per entry beyond the string bytes:
 //!
 //! | strings | `LocalInterner` | string-interner | lasso `Rodeo` | `Interner` |
 //! |---|---|---|---|---|
