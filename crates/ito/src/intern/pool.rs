@@ -19,8 +19,9 @@
 //! from a positive count. Other threads touch entries only while holding the
 //! shard lock, and the dropper frees after taking the write lock, so nobody
 //! can be reading it. `tests/loom_pool.rs` model-checks this protocol
-//! with loom, on this code (see the imports below). A probe run longer than [`MAX_CHAIN`](super::MAX_CHAIN)
-//! switches the shard to keyed SipHash-1-3, as in the interner.
+//! with loom, on this code (see the imports below). A probe run longer
+//! than [`MAX_CHAIN`](super::MAX_CHAIN) switches the shard to keyed
+//! SipHash-1-3, as in the interner.
 //!
 //! Not built: lock-free hits. A hit takes the shard's read lock (shared, but
 //! an atomic read-modify-write on the lock word); that is what keeps

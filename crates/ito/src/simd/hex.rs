@@ -7,8 +7,9 @@
 //! `#[target_feature]` entry point (the memchr/simdutf8 shape). Steps that
 //! really differ per level are trait methods, not copies of the loops:
 //! spreading nibbles, the digit look-up, packing digit pairs, masked
-//! partial loads/stores (AVX-512) and a 16-byte half step (AVX2). Scalar and SWAR stay plain code: the
-//! reference, and the portable path Miri runs.
+//! partial loads/stores (AVX-512) and a 16-byte half step (AVX2). Scalar
+//! and SWAR stay plain code: the reference, and the portable path Miri
+//! runs.
 //!
 //! **Encode** (`n` bytes -> `2n` digits), `W` bytes per step:
 //!
