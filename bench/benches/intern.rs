@@ -353,7 +353,9 @@ fn growth_report() {
         grow::<ito::Interner>(&mut g, &format!("ito #{run}"), false);
         grow::<lasso::Rodeo>(&mut g, &format!("lasso Rodeo #{run}"), false);
         grow::<SI>(&mut g, &format!("string-interner #{run}"), false);
+        g.control(run);
     }
+    g.print_floors();
 }
 
 // ---------------------------------------------------------------------------

@@ -133,7 +133,9 @@ fn growth_report() {
         grow::<ito::Interner>(&mut g, &format!("Interner #{run}"), true);
         grow::<lasso::Rodeo>(&mut g, &format!("lasso Rodeo #{run}"), true);
         grow::<SI>(&mut g, &format!("string-interner #{run}"), true);
+        g.control(run);
     }
+    g.print_floors();
 }
 
 // ---------------------------------------------------------------------------

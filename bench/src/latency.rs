@@ -6,6 +6,15 @@
 //! (`getrusage(RUSAGE_THREAD)`, Linux) and is marked preempted when it
 //! changed; the report gives the maximum over the clean inserts beside the
 //! raw one.
+//!
+//! That filter misses stalls the guest kernel never sees (the hypervisor
+//! taking the vCPU away, interrupts), so the section also keeps, for each
+//! implementation, the *fastest* time of every insert over all runs
+//! ([`Growth::floors`]). The runs repeat the same work (same keys, same
+//! seed), so a slow insert that the table causes is slow in every run, while
+//! a host stall hits one run at one random insert and disappears in the
+//! minimum. A no-op timed the same way ([`Growth::control`]) shows the
+//! host's own floor.
 
 use std::time::Instant;
 
@@ -29,6 +38,9 @@ pub struct Growth {
     keys: Vec<String>,
     lat: Vec<u32>,
     preempted: Vec<bool>,
+    /// Per implementation (the name before ` #`): the fastest time of each
+    /// insert over the runs so far, and how many runs that was.
+    floors: Vec<(String, Vec<u32>, usize)>,
 }
 
 impl Growth {
@@ -39,7 +51,89 @@ impl Growth {
             keys,
             lat: vec![0u32; n],
             preempted: vec![false; n],
+            floors: Vec::new(),
         }
+    }
+
+    /// Time a no-op (`black_box(key.len())`) over the keys, as run `run` of
+    /// the implementation "no-op (host floor)": what this host adds to any
+    /// timed insert.
+    ///
+    /// ```
+    /// let mut g = ito_bench::Growth::new(1000);
+    /// g.control(0);
+    /// assert_eq!(g.floors().len(), 1);
+    /// ```
+    pub fn control(&mut self, run: usize) {
+        self.time(|k| {
+            std::hint::black_box(k.len());
+        });
+        self.percentiles(&format!("no-op (host floor) #{run}"), false);
+    }
+
+    /// Per implementation: `(name, runs, worst, at, p99.99)` of the
+    /// per-insert minimum over all runs so far — `worst` is the slowest
+    /// insert in its fastest run (ns) and `at` its position.
+    ///
+    /// ```
+    /// let mut g = ito_bench::Growth::new(100);
+    /// for run in 0..2 {
+    ///     g.time(|k| {
+    ///         std::hint::black_box(k);
+    ///     });
+    ///     g.percentiles(&format!("noop #{run}"), false);
+    /// }
+    /// let floors = g.floors();
+    /// assert_eq!((floors[0].0.as_str(), floors[0].1), ("noop", 2));
+    /// ```
+    pub fn floors(&self) -> Vec<(String, usize, u32, usize, u32)> {
+        self.floors
+            .iter()
+            .map(|(name, min, runs)| {
+                let (worst, at) = min
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| (l, i))
+                    .max()
+                    .unwrap_or((0, 0));
+                let mut sorted = min.clone();
+                sorted.sort_unstable();
+                let p9999 = sorted
+                    .get((sorted.len() as f64 * 0.9999) as usize)
+                    .copied()
+                    .unwrap_or(0);
+                (name.clone(), *runs, worst, at, p9999)
+            })
+            .collect()
+    }
+
+    /// Print [`Growth::floors`], one line per implementation.
+    pub fn print_floors(&self) {
+        println!(
+            "-- per-insert minimum over the runs (a slow insert the table causes is slow in every run) --"
+        );
+        for (name, runs, worst, at, p9999) in self.floors() {
+            println!(
+                "{name:>22}: worst insert {worst:>10} ns (insert #{at}), p99.99 {p9999:>7} ns, over {runs} runs"
+            );
+        }
+    }
+
+    fn fold_floor(&mut self, name: &str) {
+        let base = name.split(" #").next().unwrap_or(name);
+        let i = match self.floors.iter().position(|(n, ..)| n == base) {
+            Some(i) => i,
+            None => {
+                let n = self.lat.len();
+                self.floors.push((base.to_owned(), vec![u32::MAX; n], 0));
+                self.floors.len() - 1
+            }
+        };
+        let (_, min, runs) = &mut self.floors[i];
+        for (m, &l) in min.iter_mut().zip(&self.lat) {
+            *m = (*m).min(l);
+        }
+        *runs += 1;
     }
 
     /// Print the section title.
@@ -86,8 +180,11 @@ impl Growth {
 
     /// Print the latency percentiles of the last [`Growth::time`] as one
     /// line headed `name`; with `slowest`, also the four slowest clean
-    /// inserts and their positions (to relate them to table resizes).
+    /// inserts and their positions (to relate them to table resizes). Runs
+    /// of one implementation are named `<name> #<run>`; their per-insert
+    /// minimum goes into [`Growth::floors`].
     pub fn percentiles(&mut self, name: &str, slowest: bool) {
+        self.fold_floor(name);
         let (lat, preempted) = (&mut self.lat, &self.preempted);
         let clean_max = lat
             .iter()

@@ -26,6 +26,15 @@ pub(crate) trait Peer {
     type Sym;
     /// An empty table.
     fn new() -> Self;
+    /// An empty table that does the same work on every run: a fixed hash
+    /// seed where the table has one (the growth section compares runs
+    /// insert by insert).
+    fn repeatable() -> Self
+    where
+        Self: Sized,
+    {
+        Self::new()
+    }
     /// The symbol of `s`, added to the table if new.
     fn intern(&mut self, s: &str) -> Self::Sym;
 }
@@ -34,6 +43,9 @@ impl Peer for ito::Interner {
     type Sym = ito::Sym;
     fn new() -> Self {
         ito::Interner::new()
+    }
+    fn repeatable() -> Self {
+        ito::Interner::builder().seed(GROWTH_SEED).build()
     }
     fn intern(&mut self, s: &str) -> ito::Sym {
         ito::Interner::intern(self, s)
@@ -44,6 +56,11 @@ impl Peer for ito::intern::LocalInterner {
     type Sym = ito::Sym;
     fn new() -> Self {
         ito::intern::LocalInterner::new()
+    }
+    fn repeatable() -> Self {
+        ito::intern::LocalInterner::builder()
+            .seed(GROWTH_SEED)
+            .build()
     }
     fn intern(&mut self, s: &str) -> ito::Sym {
         ito::intern::LocalInterner::intern(self, s)
@@ -178,10 +195,13 @@ pub(crate) fn similar_miss_entry<'a, P: Peer>(
     )
 }
 
-/// One growth run: time every insert of `g`'s keys into a fresh `P` and
-/// print the percentiles as `name`.
+/// The hash seed of ito's tables in the growth section.
+const GROWTH_SEED: u64 = 0x5eed;
+
+/// One growth run: time every insert of `g`'s keys into a fresh `P` (built
+/// by [`Peer::repeatable`]) and print the percentiles as `name`.
 pub(crate) fn grow<P: Peer>(g: &mut Growth, name: &str, slowest: bool) {
-    let mut t = P::new();
+    let mut t = P::repeatable();
     let insert: Box<dyn FnMut(&str) + '_> = Box::new(|k| {
         black_box(t.intern(k));
     });
