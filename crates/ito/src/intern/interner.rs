@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::frozen::Frozen;
-use super::shard::Shard;
+use super::shard::{MissHint, Shard};
 use super::{InternError, Sym};
 
 /// Default number of shards (writers to different shards never contend).
@@ -266,8 +266,8 @@ impl Interner {
         let hash = self.hash(s.as_bytes());
         let index = self.shard_index(hash);
         match self.shards[index].find_hit(hash, s.as_bytes()) {
-            Some(local1) => self.sym(index, local1),
-            None => self.intern_cold(hash, s),
+            Ok(local1) => self.sym(index, local1),
+            Err(hint) => self.intern_cold(hash, s, hint),
         }
     }
 
@@ -275,8 +275,8 @@ impl Interner {
     /// missed: kept out of line so the hit path stays small.
     #[cold]
     #[inline(never)]
-    fn intern_cold(&self, hash: u64, s: &str) -> Sym {
-        match self.insert_slow(self.shard_index(hash), hash, s) {
+    fn intern_cold(&self, hash: u64, s: &str, hint: MissHint) -> Sym {
+        match self.insert_slow(self.shard_index(hash), hash, s, hint) {
             Ok(sym) => sym,
             Err(e) => panic!("Interner::intern: {e}"),
         }
@@ -367,31 +367,44 @@ impl Interner {
         let shard = &self.shards[index];
         // A missed optimistic probe proves nothing, but the insert below
         // walks the chain again under the shard lock, where nothing moves.
-        if let Some(local1) = shard.find_hit(hash, s.as_bytes()) {
-            return Ok(self.sym(index, local1));
+        match shard.find_hit(hash, s.as_bytes()) {
+            Ok(local1) => Ok(self.sym(index, local1)),
+            Err(hint) => self.insert_cold(index, hash, s, hint),
         }
-        self.insert_cold(index, hash, s)
     }
 
     /// [`insert_slow`](Self::insert_slow), out of line (the miss path of
     /// `try_intern`).
     #[cold]
     #[inline(never)]
-    fn insert_cold(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
-        self.insert_slow(index, hash, s)
+    fn insert_cold(
+        &self,
+        index: usize,
+        hash: u64,
+        s: &str,
+        hint: MissHint,
+    ) -> Result<Sym, InternError> {
+        self.insert_slow(index, hash, s, hint)
     }
 
     /// Insert `s` under its shard's lock (the chain is walked again there,
     /// so a string that is present after all is found, not duplicated).
     #[inline]
-    fn insert_slow(&self, index: usize, hash: u64, s: &str) -> Result<Sym, InternError> {
+    fn insert_slow(
+        &self,
+        index: usize,
+        hash: u64,
+        s: &str,
+        hint: MissHint,
+    ) -> Result<Sym, InternError> {
         let shard = &self.shards[index];
+        let (key, max) = (s.as_bytes(), self.max_local1());
         let result = match self.max_bytes {
-            None => shard.insert(hash, s.as_bytes(), self.max_local1(), None),
+            None => shard.insert(hash, key, max, None, Some(hint)),
             Some(limit) => {
                 let used = self.memory_usage();
                 let fits = |needed: usize| used.saturating_add(needed) <= limit;
-                shard.insert(hash, s.as_bytes(), self.max_local1(), Some(&fits))
+                shard.insert(hash, key, max, Some(&fits), Some(hint))
             }
         };
         match result {

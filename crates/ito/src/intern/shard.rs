@@ -83,8 +83,28 @@ pub(crate) struct Bucket {
 /// What a lock-free probe concluded.
 enum Probe {
     Found(u32),
-    Absent,
+    Absent(Tail),
     Retry,
+}
+
+/// The end of a probed chain: its last bucket, that bucket's first empty
+/// slot (`None` if full) and the entries the chain holds — where an insert
+/// appends, and what the chain bound checks.
+#[derive(Clone, Copy)]
+pub(crate) struct Tail {
+    bucket: *const Bucket,
+    free: Option<usize>,
+    entries: usize,
+}
+
+/// What an optimistic probe that missed saw, so that the insert that
+/// follows can skip walking the chain again: if no insert completed in the
+/// shard since (`inserts` unchanged under the lock), the table is exactly
+/// as the probe saw it.
+#[derive(Clone, Copy)]
+pub(crate) struct MissHint {
+    inserts: u32,
+    tail: Option<Tail>,
 }
 
 /// Writer-only state, guarded by the shard lock.
@@ -123,6 +143,9 @@ pub(crate) struct Shard {
     sip_key: RandomState,
     /// Number of published records (locals `0..len` are readable).
     len: AtomicU32,
+    /// Completed inserts: bumped with `Release` after an insert's last
+    /// change to the table (see [`MissHint`]).
+    inserts: AtomicU32,
     /// Bytes allocated by this shard (updated by the writer).
     bytes: AtomicUsize,
     buckets: SegVec<Bucket, 0>,
@@ -238,6 +261,7 @@ impl Shard {
             shape: AtomicU64::new(u64::from(level) << 32),
             sip_key: RandomState::new(),
             len: AtomicU32::new(0),
+            inserts: AtomicU32::new(0),
             bytes: AtomicUsize::new(0),
             buckets: SegVec::new(),
             overflow: SegVec::new(),
@@ -402,11 +426,20 @@ impl Shard {
             }
             // Slots fill in order: a chain continues only past a full bucket.
             if xs[BUCKET_SLOTS - 1] == 0 {
-                return Probe::Absent;
+                let filled = xs.iter().take_while(|&&x| x != 0).count();
+                return Probe::Absent(Tail {
+                    bucket,
+                    free: Some(filled),
+                    entries: hops as usize * BUCKET_SLOTS + filled,
+                });
             }
             let next = bucket.next.load(Ordering::Acquire);
             if next == 0 {
-                return Probe::Absent;
+                return Probe::Absent(Tail {
+                    bucket,
+                    free: None,
+                    entries: (hops as usize + 1) * BUCKET_SLOTS,
+                });
             }
             hops += 1;
             if hops.is_multiple_of(8) {
@@ -432,10 +465,18 @@ impl Shard {
     /// [`find`](Self::find) or the locked insert. The hot path of hits: no
     /// sequence-lock load, no retry loop.
     #[inline]
-    pub(crate) fn find_hit(&self, hash: u64, key: &[u8]) -> Option<u32> {
+    pub(crate) fn find_hit(&self, hash: u64, key: &[u8]) -> Result<u32, MissHint> {
+        let inserts = self.inserts.load(Ordering::Acquire);
         match self.probe(hash, key, None) {
-            Probe::Found(local1) => Some(local1),
-            Probe::Absent | Probe::Retry => None,
+            Probe::Found(local1) => Ok(local1),
+            Probe::Absent(tail) => Err(MissHint {
+                inserts,
+                tail: Some(tail),
+            }),
+            Probe::Retry => Err(MissHint {
+                inserts,
+                tail: None,
+            }),
         }
     }
 
@@ -448,7 +489,7 @@ impl Shard {
             let version = self.version.load(Ordering::Acquire);
             match self.probe(hash, key, Some(version)) {
                 Probe::Found(local1) => return Some(local1),
-                Probe::Absent => {
+                Probe::Absent(_) => {
                     fence(Ordering::Acquire);
                     if version & 1 == 0 && self.version.load(Ordering::Relaxed) == version {
                         return None;
@@ -482,16 +523,10 @@ impl Shard {
         self.version.store(v + 1, Ordering::Release);
     }
 
-    /// Walk the chain of `index` under the lock: `(found, entries, tail)`,
-    /// where `tail` is the last bucket of the chain and its first empty
-    /// slot (`None` if full), for an append without a second walk.
-    fn walk(
-        &self,
-        w: &mut Writer,
-        index: usize,
-        tag: u64,
-        key: &[u8],
-    ) -> (Option<u32>, usize, (*const Bucket, Option<usize>)) {
+    /// Walk the chain of `index` under the lock: the key's `local + 1` if
+    /// present, else the chain's [`Tail`], for an append without a second
+    /// walk.
+    fn walk(&self, w: &mut Writer, index: usize, tag: u64, key: &[u8]) -> Result<u32, Tail> {
         // SAFETY: writer context: `index` is live for the current shape.
         let mut bucket = unsafe { self.bucket(index) };
         let mut entries = 0;
@@ -500,7 +535,11 @@ impl Shard {
                 let x = slot.load(Ordering::Relaxed);
                 if x == 0 {
                     w.probes += entries as u64;
-                    return (None, entries, (bucket, Some(k)));
+                    return Err(Tail {
+                        bucket,
+                        free: Some(k),
+                        entries,
+                    });
                 }
                 entries += 1;
                 if x >> ADDR_BITS == tag {
@@ -509,30 +548,31 @@ impl Shard {
                     if bytes_eq(unsafe { record_bytes(record) }, key) {
                         w.probes += entries as u64;
                         // SAFETY: as above.
-                        return (
-                            Some(unsafe { record_local1(record) }),
-                            entries,
-                            (bucket, None),
-                        );
+                        return Ok(unsafe { record_local1(record) });
                     }
                 }
             }
             let next = bucket.next.load(Ordering::Relaxed);
             if next == 0 {
                 w.probes += entries as u64;
-                return (None, entries, (bucket, None));
+                return Err(Tail {
+                    bucket,
+                    free: None,
+                    entries,
+                });
             }
             // SAFETY: linked overflow buckets are initialised.
             bucket = unsafe { self.overflow_bucket(next - 1) };
         }
     }
 
-    /// Store `x` at the tail found by `walk` (nothing changed since).
-    fn append_tail(&self, w: &mut Writer, tail: (*const Bucket, Option<usize>), x: u64) {
-        // SAFETY: `tail.0` is a live bucket of this shard found under the
-        // lock we still hold; buckets never move or get freed.
-        let bucket = unsafe { &*tail.0 };
-        match tail.1 {
+    /// Store `x` at `tail` (found by `walk`, or by a probe that a
+    /// [`MissHint`] proves current; nothing changed since).
+    fn append_tail(&self, w: &mut Writer, tail: Tail, x: u64) {
+        // SAFETY: `tail.bucket` is a live bucket of this shard (buckets never
+        // move or get freed), and the chain ends there (see above).
+        let bucket = unsafe { &*tail.bucket };
+        match tail.free {
             Some(k) => bucket.slots[k].store(x, Ordering::Release),
             None => {
                 let fresh = self.new_overflow(w);
@@ -711,7 +751,9 @@ impl Shard {
 
     /// Insert `key` (default hash `hash`) unless present; `max_local1` is the
     /// largest `local + 1` the symbol encoding allows, `budget` the bytes
-    /// this insert may allocate (checked before anything changes).
+    /// this insert may allocate (checked before anything changes). `hint`
+    /// is what [`find_hit`](Self::find_hit) saw of the key's chain: when no
+    /// insert completed since, the chain is not walked again.
     ///
     /// Returns `Ok(local + 1)`, or `Err(needed bytes)` if the budget is too
     /// small, or `Err(0)` if the shard is full.
@@ -721,17 +763,30 @@ impl Shard {
         key: &[u8],
         max_local1: u32,
         budget: Option<&dyn Fn(usize) -> bool>,
+        hint: Option<MissHint>,
     ) -> Result<u32, usize> {
         let mut guard = self.lock();
         let w = &mut *guard;
         let shape = self.shape.load(Ordering::Relaxed);
         let sip = shape & SIP != 0;
         let mut full = self.table_hash(hash, key, shape);
-        let index = address(tag32(full), shape);
-        let (found, entries, tail) = self.walk(w, index, tag16(full), key);
-        if let Some(local1) = found {
-            return Ok(local1);
-        }
+        // Every change to the table happens in an insert, under this lock,
+        // before that insert bumps `inserts` (Release). The probe loaded
+        // `hint.inserts` (Acquire) before it started, so it saw every change
+        // up to then; if the count is still the same, nothing changed since
+        // and its miss and tail are exact. Otherwise walk the chain again.
+        let current = hint.filter(|h| h.inserts == self.inserts.load(Ordering::Relaxed));
+        let tail = match current.and_then(|h| h.tail) {
+            Some(tail) => {
+                w.probes += tail.entries as u64;
+                tail
+            }
+            None => match self.walk(w, address(tag32(full), shape), tag16(full), key) {
+                Ok(local1) => return Ok(local1),
+                Err(tail) => tail,
+            },
+        };
+        let entries = tail.entries;
         let local = self.len.load(Ordering::Relaxed);
         if local + 1 > max_local1 {
             return Err(0);
@@ -773,6 +828,10 @@ impl Shard {
             self.split_one(w);
         }
         self.update_bytes(w);
+        // Only this (locked) writer stores `inserts`.
+        let inserts = self.inserts.load(Ordering::Relaxed);
+        self.inserts
+            .store(inserts.wrapping_add(1), Ordering::Release);
         Ok(local + 1)
     }
 
@@ -896,7 +955,7 @@ mod tests {
         for (i, k) in keys.iter().enumerate() {
             let h = crate::hash::hash_bytes(k.as_bytes());
             assert_eq!(shard.find(h, k.as_bytes()), None);
-            let l = shard.insert(h, k.as_bytes(), u32::MAX, None).unwrap();
+            let l = shard.insert(h, k.as_bytes(), u32::MAX, None, None).unwrap();
             assert_eq!(l, i as u32 + 1);
             assert_eq!(shard.find(h, k.as_bytes()), Some(l));
         }
