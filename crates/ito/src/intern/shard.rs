@@ -136,16 +136,15 @@ pub(crate) struct ShardStats {
 /// shift, not a multiply, on the hit path.
 #[repr(align(128))]
 pub(crate) struct Shard {
-    version: AtomicU64,
     /// `SIP | level << 32 | split` (one load gives a reader the hash to use
     /// and the table shape).
     shape: AtomicU64,
-    sip_key: RandomState,
-    /// Number of published records (locals `0..len` are readable).
-    len: AtomicU32,
     /// Completed inserts: bumped with `Release` after an insert's last
     /// change to the table (see [`MissHint`]).
     inserts: AtomicU32,
+    /// Number of published records (locals `0..len` are readable).
+    len: AtomicU32,
+    version: AtomicU64,
     /// Bytes allocated by this shard (updated by the writer).
     bytes: AtomicUsize,
     buckets: SegVec<Bucket, 0>,
@@ -154,6 +153,7 @@ pub(crate) struct Shard {
     records: SegVec<RecordRef, 4>,
     /// Base pointers of the arena's chunks (readers resolve references).
     chunks: Chunks,
+    sip_key: RandomState,
     writer: Mutex<Writer>,
 }
 
@@ -426,7 +426,14 @@ impl Shard {
             }
             // Slots fill in order: a chain continues only past a full bucket.
             if xs[BUCKET_SLOTS - 1] == 0 {
-                let filled = xs.iter().take_while(|&&x| x != 0).count();
+                // Reload rather than keep `xs` (which would spill it to the
+                // stack on the hit path). A slot that changed since belongs
+                // to an insert that bumps `inserts`, which voids the hint.
+                let filled = bucket
+                    .slots
+                    .iter()
+                    .take_while(|x| x.load(Ordering::Relaxed) != 0)
+                    .count();
                 return Probe::Absent(Tail {
                     bucket,
                     free: Some(filled),
