@@ -786,6 +786,20 @@ impl Shard {
         let tail = match current.and_then(|h| h.tail) {
             Some(tail) => {
                 w.probes += tail.entries as u64;
+                #[cfg(debug_assertions)]
+                {
+                    // Debug builds check the hint against a fresh walk.
+                    let probes = w.probes;
+                    let walked = self.walk(w, address(tag32(full), shape), tag16(full), key);
+                    w.probes = probes;
+                    match walked {
+                        Ok(_) => panic!("a current MissHint missed a present key"),
+                        Err(t) => debug_assert!(
+                            (t.bucket, t.free, t.entries) == (tail.bucket, tail.free, tail.entries),
+                            "a current MissHint disagrees with the chain"
+                        ),
+                    }
+                }
                 tail
             }
             None => match self.walk(w, address(tag32(full), shape), tag16(full), key) {
@@ -810,6 +824,9 @@ impl Shard {
         let switch = entries >= MAX_CHAIN && !sip;
         if switch {
             self.switch_to_sip(w);
+            // The table changed: void every outstanding hint now, in case
+            // this insert fails below.
+            self.bump_inserts();
             full = self.sip_key.hash_one(key);
         }
         let h32 = tag32(full);
@@ -835,11 +852,16 @@ impl Shard {
             self.split_one(w);
         }
         self.update_bytes(w);
-        // Only this (locked) writer stores `inserts`.
+        self.bump_inserts();
+        Ok(local + 1)
+    }
+
+    /// Record that the table changed (see [`MissHint`]). Writer only: every
+    /// change must be followed by a bump before the lock is released.
+    fn bump_inserts(&self) {
         let inserts = self.inserts.load(Ordering::Relaxed);
         self.inserts
             .store(inserts.wrapping_add(1), Ordering::Release);
-        Ok(local + 1)
     }
 
     /// Table statistics (walks every chain under the lock).
