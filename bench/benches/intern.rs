@@ -34,9 +34,9 @@ use criterion::{BenchmarkGroup, Criterion, Throughput};
 static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
 use ito_bench::{
-    alloc_memcpy_entry, as_str, best_of, count_bytes as measure, distinct, identifiers,
-    memcpy_entry, memory_report, print_ratios, set_similar, timed, twitter_words, Growth, Ratio,
-    Rng, Sections, Timed, GROWTH_KEYS, MIB, SIMILAR,
+    alloc_keep_entry, alloc_memcpy_entry, as_str, best_of, count_bytes as measure, distinct,
+    identifiers, memcpy_entry, memory_report, print_ratios, set_similar, timed, twitter_words,
+    Growth, Ratio, Rng, Sections, Timed, GROWTH_KEYS, MIB, SIMILAR,
 };
 
 mod common;
@@ -511,12 +511,14 @@ fn ratio_report(ids: &[String], words: &[String]) {
     let mut fresh = ito::Interner::new();
     let mut fresh_rodeo = lasso::Rodeo::default();
     let mut fresh_keep = Vec::new();
+    let mut kept = Vec::new();
     let r = best_of(
         25,
         &mut [
             similar_miss_entry("ito miss", &mut fresh, &mut buf),
             memcpy_entry(&mut dst, &src),
             alloc_memcpy_entry(&src),
+            alloc_keep_entry(&src, &mut kept),
             fresh_similar_entry("lasso miss", b'b', |s| {
                 black_box(fresh_rodeo.get_or_intern(s));
             }),

@@ -24,8 +24,9 @@ use ito::intern::LocalInterner;
 static GLOBAL: ito_bench::CountingAlloc = ito_bench::CountingAlloc;
 
 use ito_bench::{
-    as_str, best_of, count_bytes as measure, distinct, identifiers, memcpy_entry, memory_report,
-    print_ratios, set_similar, twitter_words, Growth, Ratio, Sections, GROWTH_KEYS, MIB, SIMILAR,
+    alloc_keep_entry, alloc_memcpy_entry, as_str, best_of, count_bytes as measure, distinct,
+    identifiers, memcpy_entry, memory_report, print_ratios, set_similar, twitter_words, Growth,
+    Ratio, Sections, GROWTH_KEYS, MIB, SIMILAR,
 };
 
 mod common;
@@ -199,11 +200,14 @@ fn similar_megabytes() {
     print_ratios("1 MiB similar, hit", 1, &r, Ratio::Bare);
     drop((local, rodeo));
     let mut fresh = LocalInterner::new();
+    let mut kept = Vec::new();
     let r = best_of(
         25,
         &mut [
             similar_miss_entry("LocalInterner miss", &mut fresh, &mut buf),
             memcpy_entry(&mut dst, &src),
+            alloc_memcpy_entry(&src),
+            alloc_keep_entry(&src, &mut kept),
         ],
     );
     print_ratios("1 MiB similar, miss", 1, &r, Ratio::Bare);

@@ -15,7 +15,9 @@ pub use latency::{preemptions, Growth, GROWTH_KEYS};
 pub use report::{
     cpu_name, memory_datasets, memory_report, print_ratios, timed, PerEntry, Ratio, Sections,
 };
-pub use similar::{alloc_memcpy_entry, as_str, memcpy_entry, set_similar, MIB, SIMILAR};
+pub use similar::{
+    alloc_keep_entry, alloc_memcpy_entry, as_str, memcpy_entry, set_similar, MIB, SIMILAR,
+};
 
 /// twitter.json, as distributed with simdjson's `jsonexamples/`.
 pub const TWITTER: &str = include_str!("../../data/corpus/twitter.json");

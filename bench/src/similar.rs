@@ -44,6 +44,32 @@ pub fn memcpy_entry<'a>(dst: &'a mut [u8], src: &'a [u8]) -> Timed<'a> {
     )
 }
 
+/// A best-of entry named `alloc+memcpy, kept`: copy `src` into a fresh
+/// `Vec` and keep it in `keep`, as an interner's miss keeps its copy (so,
+/// unlike [`alloc_memcpy_entry`], the allocator cannot hand back the same
+/// warm block every time). The floor for a 1 MiB miss.
+///
+/// ```
+/// let src = vec![1u8; 64];
+/// let mut keep = Vec::new();
+/// let (name, mut run) = ito_bench::alloc_keep_entry(&src, &mut keep);
+/// assert_eq!(name, "alloc+memcpy, kept");
+/// run();
+/// drop(run);
+/// assert_eq!(keep.len(), 1);
+/// ```
+pub fn alloc_keep_entry<'a>(src: &'a [u8], keep: &'a mut Vec<Vec<u8>>) -> Timed<'a> {
+    (
+        "alloc+memcpy, kept",
+        Box::new(move || {
+            let mut copy = Vec::new();
+            let t = timed(|| copy = black_box(black_box(src).to_vec()));
+            keep.push(copy);
+            t
+        }),
+    )
+}
+
 /// A best-of entry named `alloc+memcpy`: copy `src` into a fresh `Vec`.
 pub fn alloc_memcpy_entry(src: &[u8]) -> Timed<'_> {
     (
