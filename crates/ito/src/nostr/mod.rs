@@ -21,7 +21,7 @@
 //!   skipped, UTF-8 validated; errors carry the byte offset and the
 //!   [`Field`].
 //! - [`canonical`], [`event_id`], [`verify_id`]; with the `schnorr` feature
-//!   also [`verify_signature`] and [`verify`] (BIP-340 via `secp256k1`).
+//!   also `verify_signature` and `verify` (BIP-340 via `secp256k1`).
 //!
 //! The command-line jobs are one-liners:
 //!
