@@ -13,14 +13,14 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
-# The loom model of Pool needs the `loom` crate, which only a `--cfg loom`
-# build uses: run it when the crate is available (cached or fetchable), and
-# say so when it is not. Its own target directory keeps the cfg change from
-# invalidating the main build.
-echo "== loom model of Pool (tests/loom_pool.rs)"
+# The loom models of Pool and Interner need the `loom` crate, which only a
+# `--cfg loom` build uses: run them when the crate is available (cached or
+# fetchable), and say so when it is not. Their own target directory keeps
+# the cfg change from invalidating the main build.
+echo "== loom models of Pool and Interner (tests/loom_pool.rs, tests/loom_interner.rs)"
 if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-    cargo test -p ito --release --test loom_pool
+    cargo test -p ito --release --test loom_pool --test loom_interner
 else
   echo "   loom crate not available offline: skipped"
 fi

@@ -96,15 +96,14 @@
 //! * No removal from an [`Interner`]: it is append-only, which is what lets
 //!   readers go lock-free with no memory reclamation scheme. Use [`Pool`]
 //!   for strings that come and go.
-//! * No loom model of the `Interner` (there is one of [`Pool`]:
-//!   `tests/loom_pool.rs`, on the pool's own code, under `--cfg loom`). The
-//!   interner's readers rely on a sequence lock plus *content verification*
-//!   of every hit, and on memory that is never freed while the table lives;
-//!   its slots turn addresses into integers, and its `SegVec` raw
-//!   allocations would have to be rewritten against loom's atomics. The
-//!   invariants are exercised by
-//!   the multi-threaded stress tests (`tests/intern_concurrency.rs`) and the
-//!   single-threaded unsafe paths under Miri:
+//! * No model check of the record bytes. loom runs the shard's own code
+//!   (`tests/loom_interner.rs`, under `--cfg loom`: racing inserts, lookups
+//!   and inserts racing a bucket split, two misses racing to insert one
+//!   string; and `tests/loom_pool.rs` for [`Pool`]), but records are plain
+//!   memory that loom does not track: their publication (the slot's
+//!   `Release` store after the bytes are written) is exercised by the
+//!   multi-threaded stress tests (`tests/intern_concurrency.rs`), and the
+//!   single-threaded unsafe paths run under Miri:
 //!   `MIRIFLAGS=-Zmiri-permissive-provenance cargo +nightly miri test -p ito
 //!   --lib intern` (the unit tests) and the same with `--test intern_miri`
 //!   (slots store record addresses as integers, via the exposed-provenance

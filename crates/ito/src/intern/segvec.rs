@@ -9,8 +9,11 @@
 //! valid until the whole array drops — the property that lets `resolve` and
 //! table probes run without a lock.
 
+#[cfg(loom)]
+use loom::sync::atomic::{AtomicPtr, Ordering};
 use std::alloc::{self, Layout};
 use std::ptr;
+#[cfg(not(loom))]
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Enough segments to address every `u32` index for any `FIRST >= 1`.
@@ -133,7 +136,8 @@ impl<T, const F: u32> SegVec<T, F> {
 impl<T, const F: u32> Drop for SegVec<T, F> {
     fn drop(&mut self) {
         for segment in 0..SEGMENTS {
-            let base = *self.segments[segment].get_mut();
+            // `&mut self`: no other thread can store; Relaxed is enough.
+            let base = self.segments[segment].load(Ordering::Relaxed);
             if !base.is_null() {
                 // SAFETY: `base` was allocated in `reserve` with exactly this
                 // layout and is freed once; `T` needs no drop.

@@ -55,8 +55,18 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+// Under `--cfg loom` the shard's atomics and lock are loom's, so
+// `tests/loom_interner.rs` model-checks this very code.
+#[cfg(loom)]
+use loom::sync::{
+    atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering},
+    Mutex, MutexGuard,
+};
+#[cfg(not(loom))]
+use std::sync::{
+    atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering},
+    Mutex, MutexGuard,
+};
 
 use super::arena::{
     record_bytes, record_hash32, record_local1, record_ptr, set_record_hash32, Arena, Chunks,
@@ -78,6 +88,19 @@ pub(crate) struct Bucket {
     /// 1 + index of the next overflow bucket, 0 = end of chain.
     next: AtomicU32,
     _pad: u32,
+}
+
+impl Bucket {
+    /// An empty bucket (all slots 0, end of chain). Written into fresh
+    /// segment memory with `ptr::write` rather than zeroed bytes, so the
+    /// same code runs with loom's atomics (which are not plain integers).
+    fn empty() -> Bucket {
+        Bucket {
+            slots: std::array::from_fn(|_| AtomicU64::new(0)),
+            next: AtomicU32::new(0),
+            _pad: 0,
+        }
+    }
 }
 
 /// What a lock-free probe concluded.
@@ -281,9 +304,9 @@ impl Shard {
         for i in 0..(1usize << level) {
             let (p, bytes) = shard.buckets.reserve(i);
             added += bytes;
-            // SAFETY: `p` points to an element of an allocated segment; an
-            // all-zero bucket is valid (atomics of 0, empty chain).
-            unsafe { p.write_bytes(0, 1) };
+            // SAFETY: `p` points to an (uninitialised) element of an
+            // allocated segment that no reader can reach yet.
+            unsafe { p.write(Bucket::empty()) };
         }
         {
             let mut w = shard.lock();
@@ -505,7 +528,12 @@ impl Shard {
                 Probe::Retry => {}
             }
             spins += 1;
-            if spins > 64 {
+            // Under loom a spinning reader must hand the (model) processor
+            // back, or the writer it waits for would never be scheduled.
+            if cfg!(loom) {
+                #[cfg(loom)]
+                loom::thread::yield_now();
+            } else if spins > 64 {
                 std::thread::yield_now();
             } else {
                 std::hint::spin_loop();
@@ -513,7 +541,7 @@ impl Shard {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Writer> {
+    fn lock(&self) -> MutexGuard<'_, Writer> {
         // A panic while holding the lock can only come from allocation
         // failure paths before any shared state is modified.
         self.writer.lock().unwrap_or_else(|e| e.into_inner())
@@ -612,8 +640,8 @@ impl Shard {
             b.next.store(0, Ordering::Relaxed);
         } else {
             // SAFETY: the segment was reserved above; the fresh bucket is
-            // unreachable until linked, and all-zero bytes are a valid bucket.
-            unsafe { p.write_bytes(0, 1) };
+            // unreachable until linked.
+            unsafe { p.write(Bucket::empty()) };
         }
         index
     }
@@ -679,9 +707,8 @@ impl Shard {
         let target = n0 + split;
         let (p, added) = self.buckets.reserve(target);
         w.segment_bytes += added;
-        // SAFETY: `target` is not yet live, so no reader can see it; an
-        // all-zero bucket is valid.
-        unsafe { p.write_bytes(0, 1) };
+        // SAFETY: `target` is not yet live, so no reader can see it.
+        unsafe { p.write(Bucket::empty()) };
         w.scratch.clear();
         self.begin_move();
         self.drain_chain(w, split);
