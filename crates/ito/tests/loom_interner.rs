@@ -23,21 +23,12 @@ use ito::intern::Builder;
 use ito::{Interner, Sym};
 use loom::thread;
 
-/// Run `f` under loom, through every interleaving within the bound.
+mod common;
+
+/// Run `f` under loom, through every interleaving within preemption bound 2
+/// (the split models have tens of thousands at 2).
 fn model(f: impl Fn() + Sync + Send + 'static) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&runs);
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(2);
-    builder.check(move || {
-        counter.fetch_add(1, Ordering::Relaxed);
-        f()
-    });
-    let n = runs.load(Ordering::Relaxed);
-    // Two threads with any shared step have more than one ordering; one
-    // run would mean loom saw no synchronisation at all (std types, say).
-    assert!(n > 1, "loom explored only {n} interleaving");
+    let n = common::loom_model::model(2, f);
     eprintln!("explored {n} interleavings");
 }
 

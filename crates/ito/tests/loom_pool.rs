@@ -19,22 +19,11 @@
 use ito::{Interned, Pool};
 use loom::thread;
 
-/// Run `f` under loom, through every interleaving within the bound.
+mod common;
+
+/// Run `f` under loom, through every interleaving within preemption bound 3.
 fn model(f: impl Fn() + Sync + Send + 'static) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&runs);
-    let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(3);
-    builder.check(move || {
-        counter.fetch_add(1, Ordering::Relaxed);
-        f()
-    });
-    let n = runs.load(Ordering::Relaxed);
-    // Two threads with any shared step have more than one ordering; one
-    // run would mean loom saw no synchronisation at all (std types, say).
-    assert!(n > 1, "loom explored only {n} interleaving");
+    common::loom_model::model(3, f);
 }
 
 /// One thread drops the only handle of "x" while another interns "x":

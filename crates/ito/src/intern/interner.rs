@@ -369,27 +369,16 @@ impl Interner {
         // walks the chain again under the shard lock, where nothing moves.
         match shard.find_hit(hash, s.as_bytes()) {
             Ok(local1) => Ok(self.sym(index, local1)),
-            Err(hint) => self.insert_cold(index, hash, s, hint),
+            Err(hint) => self.insert_slow(index, hash, s, hint),
         }
     }
 
-    /// [`insert_slow`](Self::insert_slow), out of line (the miss path of
-    /// `try_intern`).
+    /// Insert `s` under its shard's lock (the chain is walked again there,
+    /// unless `hint` proves nothing changed since the probe, so a string
+    /// that is present after all is found, not duplicated). Out of line:
+    /// the miss path of `intern` and `try_intern`.
     #[cold]
     #[inline(never)]
-    fn insert_cold(
-        &self,
-        index: usize,
-        hash: u64,
-        s: &str,
-        hint: MissHint,
-    ) -> Result<Sym, InternError> {
-        self.insert_slow(index, hash, s, hint)
-    }
-
-    /// Insert `s` under its shard's lock (the chain is walked again there,
-    /// so a string that is present after all is found, not duplicated).
-    #[inline]
     fn insert_slow(
         &self,
         index: usize,

@@ -11,6 +11,8 @@
 //! - [`guard`] (unix): buffers that end right before a `PROT_NONE` page, so
 //!   a read or write past the end faults.
 //! - [`proptest_config`]: a proptest case count that shrinks under Miri.
+//! - `loom_model` (only under `--cfg loom`): the loom driver of the model
+//!   checks.
 
 // Each test binary compiles all of `common` but uses only part of it; the
 // parts a binary leaves unused would otherwise warn there.
@@ -20,6 +22,8 @@ pub(crate) mod alloc;
 pub(crate) mod collide;
 #[cfg(unix)]
 pub(crate) mod guard;
+#[cfg(loom)]
+pub(crate) mod loom_model;
 
 use proptest::prelude::ProptestConfig;
 
