@@ -19,7 +19,9 @@ cargo test --workspace --all-features
 # the cfg change from invalidating the main build.
 echo "== loom models of Pool and Interner (tests/loom_pool.rs, tests/loom_interner.rs)"
 if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
-  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  # Release speed, but with debug assertions: the interner's debug-only
+  # check of every trusted miss hint against a fresh walk runs under loom.
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
     cargo test -p ito --release --test loom_pool --test loom_interner
 else
   echo "   loom crate not available offline: skipped"

@@ -18,6 +18,9 @@
 //!   1 MiB similar strings): the stable numbers on a noisy host;
 //! - growth: 2,000,000 distinct strings interned one at a time, p99.99 and
 //!   maximum single-insert latency.
+//! - `ITO_BENCH_ONLY=fresh-mib`: 1 MiB misses into each interner in a
+//!   fresh process (every allocation faults in new pages) beside a kept
+//!   `to_vec`, the floor for any miss.
 //! - `ITO_BENCH_ONLY=ops ITO_OPS=<impl>-<hit|miss>[-words] ITO_ROUNDS=<n>`
 //!   (impl: ito, lasso, si) runs one implementation `n` rounds over the
 //!   6,000 identifiers (or twitter words) and nothing else: a driver for
@@ -539,6 +542,10 @@ fn main() {
         if sections.only() == Some("ops") {
             ops_driver(&ids, &words);
         }
+        if sections.only() == Some("fresh-mib") {
+            fresh_megabyte_misses();
+            return;
+        }
         if printed_sections(&sections, &ids, &words, memory, ratio_report, growth_report) {
             return;
         }
@@ -550,6 +557,47 @@ fn main() {
     two_threaded(&mut c, "twitter-words", &words);
     similar_megabytes(&mut c);
     c.final_summary();
+}
+
+/// `ITO_BENCH_ONLY=fresh-mib`: 1 MiB misses in a process that has freed
+/// nothing yet, so every allocation faults in fresh pages (what a
+/// long-running cache sees when it grows). Per round, one new similar
+/// string into each interner and one `to_vec` kept alive (the floor: a miss
+/// must keep a copy); the best of 60 rounds each.
+fn fresh_megabyte_misses() {
+    const ROUNDS: usize = 60;
+    let mut buf = vec![b'a'; MIB];
+    let mut local = ito::intern::LocalInterner::new();
+    let shared = ito::Interner::new();
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    let mut best = [Duration::MAX; 3];
+    for i in 0..ROUNDS {
+        set_similar(&mut buf, 2 * i);
+        let s = as_str(&buf);
+        best[0] = best[0].min(timed(|| {
+            black_box(local.intern(s));
+        }));
+        best[1] = best[1].min(timed(|| {
+            black_box(shared.intern(s));
+        }));
+        set_similar(&mut buf, 2 * i + 1);
+        let mut copy = Vec::new();
+        best[2] = best[2].min(timed(|| copy = black_box(buf.to_vec())));
+        kept.push(copy);
+    }
+    println!("\n== 1 MiB misses in a fresh process, best of {ROUNDS} ==");
+    let floor = best[2].as_nanos() as f64;
+    for (name, t) in [
+        ("LocalInterner", best[0]),
+        ("Interner", best[1]),
+        ("to_vec, kept", best[2]),
+    ] {
+        let ns = t.as_nanos() as f64;
+        println!(
+            "{name:>14}: {ns:>9.0} ns ({:.2}x the kept to_vec)",
+            ns / floor
+        );
+    }
 }
 
 /// One implementation, one operation, `ITO_ROUNDS` rounds: a quiet driver

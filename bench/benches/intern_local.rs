@@ -126,7 +126,7 @@ fn growth_report() {
     let runs: usize = std::env::var("ITO_BENCH_GROWTH_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
+        .unwrap_or(3);
     let mut g = Growth::new(GROWTH_KEYS);
     g.title(runs);
     for run in 0..runs {

@@ -55,25 +55,34 @@ impl Growth {
         }
     }
 
-    /// Time a no-op (`black_box(key.len())`) over the keys, as run `run` of
-    /// the implementation "no-op (host floor)": what this host adds to any
-    /// timed insert.
+    /// Run `run` of two controls, timed like the tables: a no-op
+    /// (`black_box(key.len())`, "no-op (host floor)"), what this host adds
+    /// to any timed call; and inserts into a `std` `HashSet` presized for
+    /// every key ("presized HashSet"), which never rehashes, so its slowest
+    /// insert is the host plus allocation, not growth.
     ///
     /// ```
     /// let mut g = ito_bench::Growth::new(1000);
     /// g.control(0);
-    /// assert_eq!(g.floors().len(), 1);
+    /// assert_eq!(g.floors().len(), 2);
     /// ```
     pub fn control(&mut self, run: usize) {
         self.time(|k| {
             std::hint::black_box(k.len());
         });
         self.percentiles(&format!("no-op (host floor) #{run}"), false);
+        let mut set = std::collections::HashSet::with_capacity(self.keys.len());
+        self.time(|k| {
+            set.insert(k.to_owned());
+        });
+        drop(set);
+        self.percentiles(&format!("presized HashSet #{run}"), false);
     }
 
     /// Per implementation: `(name, runs, worst, at, p99.99)` of the
-    /// per-insert minimum over all runs so far — `worst` is the slowest
-    /// insert in its fastest run (ns) and `at` its position.
+    /// per-insert minimum over all runs so far — `worst` is the largest of
+    /// the inserts' fastest times (ns; each insert's minimum may come from
+    /// a different run) and `at` that insert's position.
     ///
     /// ```
     /// let mut g = ito_bench::Growth::new(100);

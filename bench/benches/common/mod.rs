@@ -26,9 +26,10 @@ pub(crate) trait Peer {
     type Sym;
     /// An empty table.
     fn new() -> Self;
-    /// An empty table that does the same work on every run: a fixed hash
-    /// seed where the table has one (the growth section compares runs
-    /// insert by insert).
+    /// An empty table for the growth section, which compares runs insert by
+    /// insert: ito's tables get a fixed hash seed, so every run does the
+    /// same work; the peers keep their random seeds (their growth work, a
+    /// full rehash at fixed sizes, does not depend on it).
     fn repeatable() -> Self
     where
         Self: Sized,

@@ -13,7 +13,8 @@
 //! separate build):
 //!
 //! ```text
-//! RUSTFLAGS="--cfg loom" cargo test -p ito --release --test loom_interner
+//! RUSTFLAGS="--cfg loom" CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
+//!     cargo test -p ito --release --test loom_interner
 //! ```
 #![cfg(loom)]
 
@@ -56,11 +57,13 @@ fn racing_inserts_agree() {
     });
 }
 
-/// Five strings fill the first bucket; a sixth insert splits it (moving
-/// entries to a new bucket) while the other thread looks all five up:
-/// every lookup finds its key with its original symbol. The reader yields
-/// between lookups: loom interleaves threads around writes, locks and
-/// yields, so a thread that only reads would otherwise run in one order.
+/// Five strings bring the first bucket to the split load; a sixth insert
+/// splits it (moving entries to a new bucket) while the other thread looks
+/// all five up: every lookup finds its key with its original symbol. The
+/// reader yields before each lookup: without that, loom runs the reader to
+/// the end before the just-spawned writer has done anything, sees no
+/// operation of the writer's to reorder the reads against, and explores a
+/// single order (the driver then fails: "loom explored only 1").
 #[test]
 fn lookups_race_a_split() {
     model(|| {

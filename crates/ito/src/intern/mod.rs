@@ -75,9 +75,9 @@
 //! times 2,000,000 distinct inserts one at a time, three runs with the same
 //! seed, and keeps each insert's fastest time, so that only stalls the
 //! table causes (they recur in every run) remain: the slowest insert is
-//! then 4.4 µs (p99.99 1.3–1.6 µs), where lasso and string-interner take
-//! 157–589 ms for the insert that rehashes every string. The raw maximum of
-//! one run, 59–268 µs, is the shared VM's: a timed no-op stalls 19–124 µs.
+//! then 4.4–13.3 µs (p99.99 1.3–3.6 µs), where lasso and string-interner
+//! take 157–589 ms for the insert that rehashes every string. The raw
+//! maximum of one run is the shared VM's: a timed no-op stalls 19–138 µs.
 //!
 //! ## What is not here, and why
 //! * Not as fast as string-interner on single-threaded hits (`Interner`
