@@ -59,10 +59,10 @@
 //! the rest. The `intern_local` bench times 2,000,000 distinct inserts one
 //! at a time, three runs with the same seed, and keeps each insert's
 //! fastest time (a stall the table causes recurs in every run; a host stall
-//! does not): the slowest insert is then 6.0–7.8 µs (when a resize starts),
-//! p99.99 1.5–2.0 µs, where string-interner and lasso take 157–589 ms for
-//! the insert that rehashes every string. (The raw maximum of one run is
-//! the shared VM's: a timed no-op stalls for 19–138 µs there.)
+//! does not): the slowest insert is then 6.0–7.8 µs, p99.99 1.5–2.0 µs,
+//! where string-interner and lasso take 157–589 ms for the insert that
+//! rehashes every string. (The raw maximum of one run is the shared VM's:
+//! a timed no-op stalls for 19–138 µs there.)
 //!
 //! ## What is not here, and why
 //! * No removal: symbols are dense indices into the entry array, and the
