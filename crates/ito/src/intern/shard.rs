@@ -31,11 +31,16 @@
 //! so the writer wraps it in a sequence lock (`version` odd while in
 //! progress); `find` (for `get`) re-reads `version` after a miss and retries
 //! if a move overlapped the probe, and `intern`'s miss path re-walks the
-//! chain under the shard lock, where nothing moves. Inserts that move
-//! nothing do not touch `version`: a reader that misses an entry being
-//! inserted concurrently simply ran first. Freed overflow buckets go to a
-//! free list, not back to the allocator, so a reader running behind a
-//! writer reads stale-but-valid memory, never freed memory.
+//! chain under the shard lock, where nothing moves — unless no insert
+//! completed in the shard since the probe began (a per-shard count,
+//! bumped with `Release` after every change, loaded with `Acquire` before
+//! the probe): then the probe saw the table as it is, and its chain tail
+//! ([`MissHint`]) is used as is. Inserts that move nothing do not touch
+//! `version`: a reader that misses an entry being inserted concurrently
+//! simply ran first. Freed overflow buckets go to a free list, not back to
+//! the allocator, so a reader running behind a writer reads
+//! stale-but-valid memory, never freed memory. `tests/loom_interner.rs`
+//! model-checks these protocols with loom.
 //!
 //! Record addresses must fit 48 bits. Heap addresses do on every 64-bit
 //! target Rust supports unless the program asks the kernel for a larger
