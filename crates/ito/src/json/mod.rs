@@ -91,10 +91,13 @@
 //! validation speed rather than at copy speed. There is no slice-writing
 //! (`&mut [u8]`) variant yet.
 
+mod emit;
 mod error;
 mod literals;
 mod options;
 mod policy;
+mod raw;
+mod writer;
 
 use std::borrow::Cow;
 
@@ -102,6 +105,8 @@ pub use crate::str::quote_str;
 pub use error::{Error, ErrorKind};
 pub use literals::{literals, Literals};
 pub use options::Options;
+pub use raw::{RawJson, MAX_DEPTH};
+pub use writer::{Array, Key, Object, Scalar, Writer};
 
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;
