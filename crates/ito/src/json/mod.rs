@@ -97,6 +97,8 @@ mod literals;
 mod options;
 mod policy;
 mod raw;
+#[cfg(feature = "serde")]
+pub mod ser;
 mod writer;
 
 use std::borrow::Cow;
@@ -106,6 +108,11 @@ pub use error::{Error, ErrorKind};
 pub use literals::{literals, Literals};
 pub use options::Options;
 pub use raw::{RawJson, MAX_DEPTH};
+#[cfg(feature = "serde")]
+pub use ser::{
+    to_string, to_string_pretty, to_string_with, to_vec, to_vec_pretty, to_vec_pretty_with,
+    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Serializer,
+};
 pub use writer::{Array, Key, Object, Scalar, Writer};
 
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
