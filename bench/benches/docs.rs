@@ -14,7 +14,8 @@
 //! `ROUNDS` rounds, best round kept (on a shared host the minimum of
 //! alternating runs is the steadiest estimate), printed as GB/s with
 //! ratios. Then the same workloads as criterion groups. `DOCS_SUMMARY=only`
-//! skips criterion; `DOCS_ROUNDS=n` changes the round count.
+//! skips criterion; `DOCS_ROUNDS=n` changes the round count;
+//! `DOCS_ONLY=text` keeps the summary rows whose name contains `text`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -199,7 +200,11 @@ fn summary(d: &Docs) {
         "docs summary: {} ({rounds} alternating rounds, best kept; GB/s of output)",
         ito_bench::cpu_name()
     );
+    let only = std::env::var("DOCS_ONLY").ok();
     for w in workloads(d) {
+        if only.as_ref().is_some_and(|o| !w.name.contains(o.as_str())) {
+            continue;
+        }
         let mut best = vec![Duration::MAX; w.contenders.len()];
         for _ in 0..rounds {
             for (i, (_, f)) in w.contenders.iter().enumerate() {
