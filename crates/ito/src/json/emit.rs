@@ -140,6 +140,29 @@ pub(crate) fn int_quoted<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
     quoted_verbatim(out, buf.format(v).as_bytes());
 }
 
+/// An integer map key in compact output, `,"123":`, with one reserve.
+#[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn int_key<I: itoa::Integer>(out: &mut Vec<u8>, first: bool, v: I) {
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(v).as_bytes();
+    let n = digits.len();
+    let c = !first as usize;
+    out.reserve(n + 4);
+    // SAFETY: n + 4 >= c + n + 3 bytes reserved, all written before
+    // `set_len`; `digits` lives in `buf`, not in `out`.
+    unsafe {
+        let len = out.len();
+        let o = out.as_mut_ptr().add(len);
+        *o = b',';
+        *o.add(c) = b'"';
+        copy_short(digits.as_ptr(), o.add(c + 1), n);
+        *o.add(c + 1 + n) = b'"';
+        *o.add(c + 2 + n) = b':';
+        out.set_len(len + c + n + 3);
+    }
+}
+
 /// A float as `zmij` writes it (serde_json's text); `null` if not finite.
 #[inline(always)]
 pub(crate) fn float<F: zmij::Float + Finite>(out: &mut Vec<u8>, v: F) {
