@@ -3,7 +3,7 @@
 //! and `RawJson` accepts the output and writes it back verbatim.
 #![no_main]
 
-use arbitrary::{Arbitrary, Unstructured};
+use arbitrary::Unstructured;
 use ito::json::{self, RawJson, Writer};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Number, Value};
