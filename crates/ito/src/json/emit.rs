@@ -128,8 +128,72 @@ pub(crate) fn bool(out: &mut Vec<u8>, v: bool) {
 /// An integer as `itoa` writes it.
 #[inline(always)]
 pub(crate) fn int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
-    let mut buf = itoa::Buffer::new();
-    bytes(out, buf.format(v).as_bytes());
+    let mut buf = Digits::new();
+    let (digits, n) = buf.format(v);
+    out.reserve(n.max(Digits::COPY));
+    // SAFETY: max(n, COPY) bytes of spare capacity are reserved; `copy_to`
+    // writes that many, of which the first `n` are the digits.
+    unsafe {
+        let len = out.len();
+        buf.copy_to(digits, n, out.as_mut_ptr().add(len));
+        out.set_len(len + n);
+    }
+}
+
+/// `itoa`'s buffer followed by padding, so that the digits (which itoa
+/// writes at the end of its buffer) can be copied as one fixed 24-byte
+/// block whatever their length: two stores and no length-dependent
+/// branches, where a copy of exactly `n` bytes branches on `n` (citm's
+/// integers alternate between short and long ones).
+#[repr(C)]
+pub(crate) struct Digits {
+    itoa: itoa::Buffer,
+    pad: std::mem::MaybeUninit<[u8; Digits::COPY]>,
+}
+
+impl Digits {
+    /// The fixed copy: every `u64`/`i64` fits (20 bytes at most).
+    pub(crate) const COPY: usize = 24;
+
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Digits {
+            itoa: itoa::Buffer::new(),
+            pad: std::mem::MaybeUninit::uninit(),
+        }
+    }
+
+    /// Formats `v`; returns the digits' offset in `self` and their length.
+    #[inline(always)]
+    pub(crate) fn format<I: itoa::Integer>(&mut self, v: I) -> (usize, usize) {
+        let base = (self as *const Self).cast::<u8>();
+        let text = self.itoa.format(v);
+        // The text lies inside `self.itoa` (offset 0 of this repr(C) struct).
+        (text.as_ptr() as usize - base as usize, text.len())
+    }
+
+    /// Copies the `n` digits at offset `at` to `dst`, as COPY bytes when
+    /// they fit (bytes past the digits are padding, copied as
+    /// `MaybeUninit`), else exactly `n` (128-bit integers).
+    ///
+    /// # Safety
+    /// `(at, n)` must come from `format` on this value, and `dst` must be
+    /// writable for `max(n, COPY)` bytes, outside `self`.
+    #[inline(always)]
+    pub(crate) unsafe fn copy_to(&self, at: usize, n: usize, dst: *mut u8) {
+        let base = (self as *const Self).cast::<u8>();
+        // SAFETY: the digits end at or before the end of `itoa`, so
+        // at + COPY lies within `self` (padding follows); `dst` is
+        // writable for COPY (or n) bytes by the caller's guarantee.
+        unsafe {
+            if n <= Self::COPY {
+                type Block = std::mem::MaybeUninit<[u8; Digits::COPY]>;
+                std::ptr::copy_nonoverlapping(base.add(at).cast::<Block>(), dst.cast::<Block>(), 1);
+            } else {
+                copy_short(base.add(at), dst, n);
+            }
+        }
+    }
 }
 
 /// An integer in quotes (a map key).
@@ -144,19 +208,19 @@ pub(crate) fn int_quoted<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
 #[inline(always)]
 #[cfg_attr(not(feature = "serde"), allow(dead_code))]
 pub(crate) fn int_key<I: itoa::Integer>(out: &mut Vec<u8>, first: bool, v: I) {
-    let mut buf = itoa::Buffer::new();
-    let digits = buf.format(v).as_bytes();
-    let n = digits.len();
+    let mut buf = Digits::new();
+    let (digits, n) = buf.format(v);
     let c = !first as usize;
-    out.reserve(n + 4);
-    // SAFETY: n + 4 >= c + n + 3 bytes reserved, all written before
-    // `set_len`; `digits` lives in `buf`, not in `out`.
+    out.reserve(n.max(Digits::COPY) + 4);
+    // SAFETY: max(n, COPY) + 4 >= c + 1 + max(n, COPY) bytes reserved
+    // (what `copy_to` may write after `,"`) and >= c + n + 3 (the key);
+    // the key is written before `set_len`; `buf` is not in `out`.
     unsafe {
         let len = out.len();
         let o = out.as_mut_ptr().add(len);
         *o = b',';
         *o.add(c) = b'"';
-        copy_short(digits.as_ptr(), o.add(c + 1), n);
+        buf.copy_to(digits, n, o.add(c + 1));
         *o.add(c + 1 + n) = b'"';
         *o.add(c + 2 + n) = b':';
         out.set_len(len + c + n + 3);
@@ -167,10 +231,46 @@ pub(crate) fn int_key<I: itoa::Integer>(out: &mut Vec<u8>, first: bool, v: I) {
 #[inline(always)]
 pub(crate) fn float<F: zmij::Float + Finite>(out: &mut Vec<u8>, v: F) {
     if v.finite() {
-        let mut buf = zmij::Buffer::new();
-        bytes(out, buf.format_finite(v).as_bytes());
+        finite_float(out, v);
     } else {
         null(out);
+    }
+}
+
+/// The size of `zmij::Buffer`: its whole text buffer (checked below).
+const ZMIJ_BUFFER: usize = 24;
+const _: () = assert!(std::mem::size_of::<zmij::Buffer>() == ZMIJ_BUFFER);
+
+/// A finite float: zmij writes into its stack buffer, then the whole
+/// buffer (a fixed 24 bytes: two stores, no length-dependent branches) is
+/// copied into the spare capacity and the length advanced by the text's.
+#[inline(always)]
+fn finite_float<F: zmij::Float>(out: &mut Vec<u8>, v: F) {
+    let mut buf = zmij::Buffer::new();
+    let text = buf.format_finite(v);
+    let (start, n) = (text.as_ptr(), text.len());
+    let whole = (&buf as *const zmij::Buffer).cast::<u8>();
+    out.reserve(ZMIJ_BUFFER);
+    // SAFETY: ZMIJ_BUFFER bytes of spare capacity are reserved. `Buffer`
+    // is exactly its ZMIJ_BUFFER-byte array (size asserted above, so the
+    // single field sits at offset 0), read here through a pointer to the
+    // whole struct, and the text starts at its first byte (tested; else
+    // the short copy of the text alone). Bytes past the text may be
+    // uninitialised: they are copied as `MaybeUninit` into spare capacity
+    // that stays beyond the new length.
+    unsafe {
+        let len = out.len();
+        let dst = out.as_mut_ptr().add(len);
+        if start == whole {
+            std::ptr::copy_nonoverlapping(
+                whole.cast::<std::mem::MaybeUninit<[u8; ZMIJ_BUFFER]>>(),
+                dst.cast::<std::mem::MaybeUninit<[u8; ZMIJ_BUFFER]>>(),
+                1,
+            );
+        } else {
+            copy_short(start, dst, n);
+        }
+        out.set_len(len + n);
     }
 }
 
