@@ -571,12 +571,12 @@ impl<const P: bool> ser::SerializeSeq for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         self.element(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         self.close(b']')
     }
@@ -586,12 +586,12 @@ impl<const P: bool> ser::SerializeTuple for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         self.element(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         self.close(b']')
     }
@@ -601,12 +601,12 @@ impl<const P: bool> ser::SerializeTupleStruct for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         self.element(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         self.close(b']')
     }
@@ -616,12 +616,12 @@ impl<const P: bool> ser::SerializeTupleVariant for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         self.element(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         let ser = &mut *self.ser;
         if self.state != State::Empty {
@@ -636,7 +636,7 @@ impl<const P: bool> ser::SerializeMap for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), Error> {
         let first = self.take_first();
         key.serialize(key::MapKey {
@@ -645,13 +645,13 @@ impl<const P: bool> ser::SerializeMap for Compound<'_, '_, P> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
         value.serialize(&mut *self.ser)?;
         self.ser.value_done()
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         self.close(b'}')
     }
@@ -661,7 +661,7 @@ impl<const P: bool> ser::SerializeStruct for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -670,7 +670,7 @@ impl<const P: bool> ser::SerializeStruct for Compound<'_, '_, P> {
         self.field(key, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         self.close(b'}')
     }
@@ -680,7 +680,7 @@ impl<const P: bool> ser::SerializeStructVariant for Compound<'_, '_, P> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,
@@ -689,7 +689,7 @@ impl<const P: bool> ser::SerializeStructVariant for Compound<'_, '_, P> {
         self.field(key, value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<(), Error> {
         let ser = &mut *self.ser;
         if self.state != State::Empty {
