@@ -75,7 +75,7 @@ macro_rules! scalars {
     ($($t:ty => |$v:ident, $out:ident, $esc:ident| $body:expr;)*) => {$(
         impl sealed::Sealed for $t {}
         impl Scalar for $t {
-            #[inline]
+            #[inline(always)]
             fn write_json(&self, $out: &mut Vec<u8>, $esc: Option<&Options>) {
                 let $v = self;
                 $body
@@ -107,7 +107,7 @@ scalars! {
 
 impl<T: sealed::Sealed + ?Sized> sealed::Sealed for &T {}
 impl<T: Scalar + ?Sized> Scalar for &T {
-    #[inline]
+    #[inline(always)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
         (**self).write_json(out, esc)
     }
@@ -115,7 +115,7 @@ impl<T: Scalar + ?Sized> Scalar for &T {
 
 impl<T: sealed::Sealed + ?Sized> sealed::Sealed for Box<T> {}
 impl<T: Scalar + ?Sized> Scalar for Box<T> {
-    #[inline]
+    #[inline(always)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
         (**self).write_json(out, esc)
     }
@@ -123,7 +123,7 @@ impl<T: Scalar + ?Sized> Scalar for Box<T> {
 
 impl<T: sealed::Sealed> sealed::Sealed for Option<T> {}
 impl<T: Scalar> Scalar for Option<T> {
-    #[inline]
+    #[inline(always)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
         match self {
             Some(v) => v.write_json(out, esc),
@@ -135,7 +135,7 @@ impl<T: Scalar> Scalar for Option<T> {
 macro_rules! str_keys {
     ($($t:ty),*) => {$(
         impl Key for $t {
-            #[inline]
+            #[inline(always)]
             fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
                 emit::key(out, first, self, esc)
             }
@@ -146,7 +146,7 @@ macro_rules! str_keys {
 str_keys!(str, String, Cow<'_, str>, Box<str>);
 
 impl Key for Str {
-    #[inline]
+    #[inline(always)]
     fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
         if self.is_json_safe() && esc.is_none() {
             if !first {
@@ -161,7 +161,7 @@ impl Key for Str {
 }
 
 impl<T: Key + ?Sized> Key for &T {
-    #[inline]
+    #[inline(always)]
     fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
         (**self).write_key(out, first, esc)
     }
@@ -338,7 +338,7 @@ impl Object<'_> {
     /// ito::json::Writer::new(&mut out).object().field("id", "ab").field("n", 2);
     /// assert_eq!(out, br#"{"id":"ab","n":2}"#);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
         self.put_key(key);
         value.write_json(self.out, self.esc);
@@ -441,7 +441,7 @@ impl Array<'_> {
     /// ito::json::Writer::new(&mut out).array().push('c').push(-0.0);
     /// assert_eq!(out, br#"["c",-0.0]"#);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, value: impl Scalar) -> &mut Self {
         self.comma();
         value.write_json(self.out, self.esc);
