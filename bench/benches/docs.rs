@@ -5,7 +5,7 @@
 //! structs (`ito_bench::docs`, derived as a serde user would) and as
 //! `serde_json::Value`; twitter pretty; twitter rendered by hand with
 //! `ito::json::Writer`; a `memcpy` of the output into a reused buffer for
-//! scale. Every serializer renders into a fresh `Vec` (`to_vec`; the
+//! scale; for canada, zmij formatting its floats alone (the floor). Every serializer renders into a fresh `Vec` (`to_vec`; the
 //! Writer into `Vec::with_capacity(128)`), its input passed
 //! through `black_box` and its output dropped inside the timed loop.
 //! Throughput is in output bytes (serde_json's compact length; pretty
@@ -139,6 +139,28 @@ fn writer_contenders<'a>(t: &'a Twitter, expected: &'a [u8]) -> Vec<Render<'a>> 
     ]
 }
 
+/// canada's floor under the rules: only the zmij calls every
+/// contender makes for its 111,126 floats (`Buffer::new` +
+/// `format_finite`, lengths summed), no structure and no output.
+fn zmij_floor(c: &Canada) -> Render<'_> {
+    let floats: Vec<f64> = c
+        .features
+        .iter()
+        .flat_map(|f| f.geometry.coordinates.iter().flatten())
+        .flat_map(|&(x, y)| [x, y])
+        .collect();
+    (
+        "zmij floats only",
+        Box::new(move || {
+            let mut n = 0;
+            for &f in black_box(&floats).iter() {
+                n += zmij::Buffer::new().format_finite(f).len();
+            }
+            black_box(n);
+        }),
+    )
+}
+
 struct Workload<'a> {
     name: String,
     bytes: usize,
@@ -161,7 +183,11 @@ fn workloads(d: &Docs) -> Vec<Workload<'_>> {
         Workload {
             name: "canada typed".into(),
             bytes: len(&d.canada),
-            contenders: to_vec_contenders(&d.canada),
+            contenders: {
+                let mut c = to_vec_contenders(&d.canada);
+                c.push(zmij_floor(&d.canada));
+                c
+            },
         },
     ];
     for (name, v) in &d.values {

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Documents: `twitter`, `citm`, `canada` (typed), `canada-value`,
-//! `citm-value`. Contenders: `ito`, `serde_json`, `sonic_rs`, and for
+//! `citm-value`. Contenders: `ito`, `serde_json`, `sonic_rs`, `writer` (twitter by hand with `ito::json::Writer`), and for
 //! canada `floor`: only the zmij calls serde_json makes for its floats
 //! (`Buffer::new` + `format_finite`, lengths summed), and `floor-copy`:
 //! the same plus appending each text to a reused `Vec`.
@@ -55,11 +55,18 @@ fn measured_floor_copy(fs: &[f64], out: &mut Vec<u8>) -> usize {
 }
 
 #[inline(never)]
-fn measured_render<T: serde::Serialize>(who: &str, v: &T) -> usize {
+fn measured_render<T: serde::Serialize + 'static>(who: &str, v: &T) -> usize {
     let out = match who {
         "ito" => ito::json::to_vec(black_box(v)).unwrap(),
         "serde_json" => serde_json::to_vec(black_box(v)).unwrap(),
         "sonic_rs" => sonic_rs::to_vec(black_box(v)).unwrap(),
+        "writer" => {
+            let any: &dyn std::any::Any = v;
+            let t = any.downcast_ref::<Twitter>().expect("writer: twitter only");
+            let mut out = Vec::with_capacity(128);
+            ito_bench::docs::write_twitter(&mut out, black_box(t));
+            out
+        }
         _ => panic!("contender: ito, serde_json, sonic_rs, floor, floor-copy"),
     };
     black_box(out).len()
@@ -94,7 +101,8 @@ fn main() {
                     fs.len(),
                     t.elapsed() / reps as u32
                 );
-                return drop(black_box(k));
+                black_box(k);
+                return;
             }
             ("canada", _) => measured_render(who, &serde_json::from_str::<Canada>(CANADA).unwrap()),
             ("citm", _) => measured_render(who, &serde_json::from_str::<Citm>(CITM).unwrap()),
