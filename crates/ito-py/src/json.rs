@@ -57,8 +57,8 @@ fn quote_into(py: Python<'_>, buf: &mut Vec<u8>, s: Input<'_>, options: &Options
 /// ``s`` as a JSON string literal, quotes included: exactly what
 /// ``json.dumps(s, ensure_ascii=False)`` returns (RFC 8259's minimal
 /// escaping). The keyword arguments opt into more escaping: every
-/// non-ASCII character as ``\uXXXX`` (``ascii_only``, same as
-/// ``json.dumps(s)``), ``/`` as ``\/``, ``< > & '`` as ``\u003c``...
+/// non-ASCII character as ``\uXXXX`` (``ascii_only``; with
+/// ``escape_del_and_c1`` too, that is ``json.dumps(s)``), ``/`` as ``\/``, ``< > & '`` as ``\u003c``...
 /// (``html_safe``), U+2028/U+2029 (``js_safe``), DEL and C1 controls, and
 /// uppercase hex digits in ``\u`` escapes.
 ///
