@@ -16,6 +16,7 @@
 //! ## Features
 //! - `serde`: `Serialize`/`Deserialize` for the string types (pulls in `serde`).
 //! - `schnorr`: BIP-340 signature verification for Nostr events (pulls in `secp256k1`).
+//! - `parallel`: checking batches and streams of events on every core (`nostr::batch`; pulls in `rayon`).
 
 #![warn(missing_docs)]
 
