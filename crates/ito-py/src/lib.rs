@@ -8,8 +8,10 @@
 //! - [`convert`]: reading `str`/`bytes` arguments without copying, building
 //!   `str`/`bytes` results, the per-thread scratch buffer, and the
 //!   `ito_codecs.Error` exception.
-//! - [`json`], [`hex`], [`nostr`]: one Python submodule each.
+//! - [`json`], [`hex`], [`nostr`]: one Python submodule each; [`batch`]
+//!   adds the batch forms of `ito::nostr::batch` to `nostr`.
 
+mod batch;
 mod convert;
 mod hex;
 mod json;

@@ -9,7 +9,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(event_id, m)?)?;
     m.add_function(wrap_pyfunction!(verify_id, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
-    Ok(())
+    crate::batch::register(m)
 }
 
 /// An `ito_codecs.Error` for an event that does not parse.
