@@ -170,32 +170,47 @@ def test_empty_and_bad_arguments():
     assert repr(nostr.verify_all([b"{}"])[0]).startswith("Verdict('invalid'")
 
 
-def test_gil_released_during_batch():
-    """A Python thread keeps counting while a batch verifies."""
-    events = [json.dumps(ev) for ev in make_events(40, seed=3)] * 25  # 1000 signatures
-    counter = 0
+def run_beside_ticker(work):
+    """Runs `work()` while a Python thread records the times at which it
+    gets to run; returns (result, start, end, tick times)."""
+    ticks = []
     stop = threading.Event()
 
-    def count():
-        nonlocal counter
+    def ticker():
         while not stop.is_set():
-            counter += 1
+            ticks.append(time.perf_counter())
+            time.sleep(0.0005)  # gives the GIL away; we only need a few ticks
 
-    t = threading.Thread(target=count)
+    t = threading.Thread(target=ticker)
     t.start()
-    time.sleep(0.05)
+    time.sleep(0.02)
     try:
-        start = counter
         t0 = time.perf_counter()
-        verdicts = nostr.verify_all(events, threads=1)
-        elapsed = time.perf_counter() - t0
-        during = counter - start
+        result = work()
+        t1 = time.perf_counter()
     finally:
         stop.set()
         t.join()
-    assert all(verdicts)
-    assert elapsed > 0.005
-    # With the GIL held for the whole batch the thread could only count in
-    # the instants before and after; released, it counts throughout
-    # (hundreds of thousands of increments per second).
-    assert during > 1000, (during, elapsed)
+    return result, t0, t1, ticks
+
+
+@pytest.mark.parametrize("threads", [None, 1])
+def test_gil_released_during_batch(threads, tmp_path):
+    """A Python thread keeps running while a batch verifies. With the GIL
+    held for the whole call, the thread could only run before and after
+    it (Python switches threads between bytecodes, and the caller runs
+    none until the call returns), so no tick would land in its middle."""
+    events = [json.dumps(ev) for ev in make_events(40, seed=3)] * 25  # 1000 signatures
+    data = "\n".join(events).encode()
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(data)
+    for work in (
+        lambda: nostr.verify_all(events, threads=threads),
+        lambda: nostr.verify_jsonl(data, threads=threads),
+        lambda: [nostr.verify_file(path)],
+    ):
+        result, t0, t1, ticks = run_beside_ticker(work)
+        assert all(result)
+        span = t1 - t0
+        middle = [t for t in ticks if t0 + span / 4 < t < t1 - span / 4]
+        assert middle, f"no tick in the middle half of a {span * 1000:.0f} ms batch"
