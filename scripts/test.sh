@@ -13,6 +13,20 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The Python package (crates/ito-py, `ito-codecs` on PyPI, `import
+# ito_codecs`): a virtual environment under target/, maturin builds the
+# abi3 wheel (release), pip installs it, and pytest runs the package's
+# tests and the Dask example's. Exit status 5 (no tests collected) fails
+# the step like any other failure.
+echo "== python: build the ito-codecs wheel, pytest (crates/ito-py/tests, examples/python)"
+PYVENV=target/python-venv
+python3 -m venv "$PYVENV"
+"$PYVENV/bin/python" -m pip install -q --disable-pip-version-check -r crates/ito-py/requirements-test.txt
+rm -rf target/wheels/ito-py
+"$PYVENV/bin/maturin" build --release --quiet --skip-auditwheel -m crates/ito-py/Cargo.toml -o target/wheels/ito-py
+"$PYVENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheels/ito-py/*.whl
+"$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/ito-py/tests examples/python
+
 # The loom models of Pool and Interner need the `loom` crate, which only a
 # `--cfg loom` build uses: run them when the crate is available (cached or
 # fetchable), and say so when it is not. Their own target directory keeps
