@@ -4,11 +4,12 @@
 //! UTF-8 form, which CPython keeps inside the object (for an ASCII `str` it
 //! is the object's own data), so neither is copied.
 //!
-//! Results: a `bytes` result whose length is known up front is allocated
-//! once and written in place ([`bytes_from_parts`]); other results are
-//! rendered into a per-thread scratch buffer that is reused across calls
-//! ([`with_scratch`]), so a short string costs no heap allocation of ours,
-//! only the Python object's own.
+//! Results: a `bytes` result made of pieces we hold (a clean string and
+//! its quotes) is allocated once and written in place
+//! ([`bytes_from_parts`]); other results are rendered into a per-thread
+//! scratch buffer that is reused across calls ([`with_scratch`]) and copied
+//! into the new object, so a short string costs no heap allocation of
+//! ours, only the Python object's own.
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -97,6 +98,18 @@ impl<'a> Input<'a> {
             Input::Str(s) => s.as_bytes(),
             Input::Bytes(b) => b,
         }
+    }
+}
+
+/// A new `bytes` object holding a copy of `data`.
+#[inline]
+pub(crate) fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    // SAFETY: pointer and length describe a live slice, which CPython
+    // copies into the new object.
+    unsafe {
+        let obj =
+            ffi::PyBytes_FromStringAndSize(data.as_ptr().cast(), data.len() as ffi::Py_ssize_t);
+        Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked())
     }
 }
 

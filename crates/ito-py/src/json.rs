@@ -1,23 +1,77 @@
 //! `ito_codecs.json`: JSON string literals (`ito::json`).
 
 use crate::convert::{
-    bytes_from_parts, error, str_from_utf8, str_from_wtf8, str_utf8, text_or_bytes, with_scratch,
-    Input,
+    bytes_from_parts, error, new_bytes, str_from_utf8, str_from_wtf8, str_utf8, text_or_bytes,
+    with_scratch, Input,
 };
+use crate::fast::{fast_entry, install};
 use ito::json::{self as codec, Options};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(quote, m)?)?;
-    m.add_function(wrap_pyfunction!(quote_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(escape, m)?)?;
-    m.add_function(wrap_pyfunction!(escape_bytes, m)?)?;
+    // The escaping functions take the hand-written entry points of
+    // `fast.rs`, which fall back to the pyo3 functions below.
+    install(m, wrap_pyfunction!(quote, m)?, quote_entry)?;
+    install(m, wrap_pyfunction!(quote_bytes, m)?, quote_bytes_entry)?;
+    install(m, wrap_pyfunction!(escape, m)?, escape_entry)?;
+    install(m, wrap_pyfunction!(escape_bytes, m)?, escape_bytes_entry)?;
     m.add_function(wrap_pyfunction!(unquote, m)?)?;
     m.add_function(wrap_pyfunction!(unquote_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(unescape, m)?)?;
     m.add_function(wrap_pyfunction!(unescape_bytes, m)?)?;
     Ok(())
+}
+
+fast_entry!(quote_entry, quote_fast);
+fast_entry!(quote_bytes_entry, quote_bytes_fast);
+fast_entry!(escape_entry, escape_fast);
+fast_entry!(escape_bytes_entry, escape_bytes_fast);
+
+/// `quote(s)` with default options.
+fn quote_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let text = str_utf8(s)?;
+    Ok(with_scratch(|buf| {
+        codec::quote(buf, text);
+        str_from_utf8(s.py(), buf)
+    })
+    .into_any())
+}
+
+/// `quote_bytes(s)` with default options and a `str`: ito's inlined short
+/// path renders into the scratch buffer, one copy makes the bytes object
+/// (measured faster at 16 bytes than checking first and writing the
+/// object directly, which takes a byte loop and three copies).
+fn quote_bytes_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let text = str_utf8(s)?;
+    Ok(with_scratch(|buf| {
+        codec::quote(buf, text);
+        new_bytes(s.py(), buf)
+    })?
+    .into_any())
+}
+
+/// `escape(s)` with default options.
+fn escape_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let text = str_utf8(s)?;
+    Ok(with_scratch(|buf| {
+        codec::escape(buf, text);
+        str_from_utf8(s.py(), buf)
+    })
+    .into_any())
+}
+
+/// `escape_bytes(s)` with default options and a `str`.
+fn escape_bytes_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let text = str_utf8(s)?;
+    if !codec::needs_escape(text.as_bytes()) {
+        return Ok(new_bytes(s.py(), text.as_bytes())?.into_any());
+    }
+    Ok(with_scratch(|buf| {
+        codec::escape(buf, text);
+        new_bytes(s.py(), buf)
+    })?
+    .into_any())
 }
 
 fn json_error(py: Python<'_>, e: codec::Error) -> PyErr {
@@ -144,7 +198,7 @@ fn quote_bytes<'py>(
     }
     with_scratch(|buf| {
         quote_into(py, buf, input, &options)?;
-        bytes_from_parts(py, &[buf])
+        new_bytes(py, buf)
     })
 }
 
@@ -217,7 +271,7 @@ fn escape_bytes<'py>(
     with_scratch(|buf| {
         quote_into(py, buf, input, &options)?;
         // The quoted form minus its two quotes.
-        bytes_from_parts(py, &[&buf[1..buf.len() - 1]])
+        new_bytes(py, &buf[1..buf.len() - 1])
     })
 }
 
@@ -273,9 +327,7 @@ fn unquote<'py>(py: Python<'py>, s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
 #[pyfunction]
 #[pyo3(signature = (s, /))]
 fn unquote_bytes<'py>(py: Python<'py>, s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    unquote_with(py, text_or_bytes(s)?, |v| {
-        bytes_from_parts(py, &[v.as_bytes()])
-    })
+    unquote_with(py, text_or_bytes(s)?, |v| new_bytes(py, v.as_bytes()))
 }
 
 /// Decodes `src` into `buf` under the decoding options.
@@ -346,6 +398,6 @@ fn unescape_bytes<'py>(
     let src = text_or_bytes(s)?.bytes();
     with_scratch(|buf| {
         unescape_into(py, buf, src, replace_invalid, wtf8)?;
-        bytes_from_parts(py, &[buf])
+        new_bytes(py, buf)
     })
 }

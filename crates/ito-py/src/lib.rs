@@ -7,12 +7,14 @@
 //!
 //! - [`convert`]: reading `str`/`bytes` arguments without copying, building
 //!   `str`/`bytes` results, the per-thread scratch buffer, and the
-//!   `ito_codecs.Error` exception.
+//!   `ito_codecs.Error` exception; [`fast`]: hand-written entry points for
+//!   the escaping functions' one-`str` calls.
 //! - [`json`], [`hex`], [`nostr`]: one Python submodule each; [`batch`]
 //!   adds the batch forms of `ito::nostr::batch` to `nostr`.
 
 mod batch;
 mod convert;
+mod fast;
 mod hex;
 mod json;
 mod nostr;
