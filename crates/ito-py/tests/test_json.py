@@ -202,3 +202,36 @@ def test_wrong_types_and_surrogates():
             f(123)
     with pytest.raises(TypeError):
         ij.quote("x", bogus=True)
+
+
+class StrSub(str):
+    pass
+
+
+@pytest.mark.parametrize("name", ["quote", "quote_bytes", "escape", "escape_bytes"])
+def test_fast_entry_and_fallback_agree(name):
+    """The escaping functions have a one-str fast path and fall back to the
+    full argument parser for everything else: both give the same result."""
+    import inspect
+
+    f = getattr(ij, name)
+    for s in ["", "plain", 'q"\\\n', "é😀\x01", "x" * 100]:
+        fast = f(s)
+        assert f(StrSub(s)) == fast  # not an exact str: fallback
+        assert f(s, ascii_only=False) == fast  # keywords: fallback
+        if name.endswith("bytes"):
+            assert f(s.encode()) == fast  # bytes: fallback
+    with pytest.raises(TypeError):
+        f()
+    with pytest.raises(TypeError):
+        f("a", "b")
+    with pytest.raises(TypeError):
+        f("a", ascii_only=True, nope=1)
+    with pytest.raises(TypeError):
+        f(s="a")  # positional-only
+    with pytest.raises(UnicodeEncodeError):
+        f("\ud800")
+    assert f.__name__ == name and f.__module__ == "ito_codecs.json"
+    params = inspect.signature(f).parameters
+    assert list(params)[0] == "s" and params["ascii_only"].default is False
+    assert ">>>" in f.__doc__
