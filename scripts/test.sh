@@ -20,6 +20,7 @@ cargo test --workspace --all-features
 # cp310 wheel that pip picks on 3.10+, the Dask example's). Exit status 5
 # (no tests collected) fails the step like any other failure.
 echo "== python: build the ito-codecs wheels, pytest (crates/ito-py/tests, examples/python)"
+python_start=$SECONDS
 PYVENV=target/python-venv
 WHEELS=target/wheels/ito-py
 python3 -m venv "$PYVENV"
@@ -36,6 +37,7 @@ for tag in cp310 cp39; do
     "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/ito-py/tests
   fi
 done
+echo "   python step: $((SECONDS - python_start)) s"
 
 # The loom models of Pool and Interner need the `loom` crate, which only a
 # `--cfg loom` build uses: run them when the crate is available (cached or
