@@ -17,6 +17,7 @@
 //! - `serde`: `Serialize`/`Deserialize` for the string types, and the JSON
 //!   serializer `json::to_vec` & co. (pulls in `serde` and `typeid`).
 //! - `schnorr`: BIP-340 signature verification for Nostr events (pulls in `secp256k1`).
+//! - `parallel`: checking batches and streams of events on every core (`nostr::batch`; pulls in `rayon`).
 
 #![warn(missing_docs)]
 
