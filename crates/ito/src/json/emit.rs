@@ -7,8 +7,9 @@
 //! update:
 //!
 //! ```text
-//! integer:  itoa into a stack buffer -> reserve(len) -> overlapping copy
-//! float:    finite? zmij into a stack buffer -> same : "null"
+//! integer:  itoa into a padded stack buffer -> reserve(24) -> one fixed
+//!           24-byte copy, length advanced by the digits' (no length branches)
+//! float:    finite? zmij into its 24-byte stack buffer -> same : "null"
 //! key:      clean and <= 32 bytes? reserve(len + 4) -> `,"key":` stored
 //!           as overlapping words : `,` + quote(key) + `:`
 //! string:   json::quote (SIMD kernels), or quote_with under Options
