@@ -264,6 +264,14 @@ enum State {
 impl<'s, 'a, const P: bool> Compound<'s, 'a, P> {
     #[inline(always)]
     fn open(ser: &'s mut Serializer<'a, P>, open: u8, close: u8, len: Option<usize>) -> Self {
+        if !P && len == Some(0) {
+            // citm's many empty arrays: `[]` as one two-byte store.
+            emit::bytes(ser.out, &[open, close]);
+            return Compound {
+                ser,
+                state: State::Empty,
+            };
+        }
         ser.begin(open);
         let state = if len == Some(0) {
             ser.end(close);
