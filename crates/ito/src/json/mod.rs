@@ -194,24 +194,12 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
 
 #[inline(never)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
-    if kernels::medium_clean::<true>(dst, b) {
-        return;
-    }
-    dst.reserve(b.len() + 2);
-    dst.push(b'"');
-    // SAFETY: the table comes from `best()`, which only returns kernels the
-    // CPU supports.
-    unsafe { (kernels::best().escape)(dst, b) };
-    dst.push(b'"');
+    kernels::escape_medium::<true>(dst, b);
 }
 
 #[inline(never)]
 fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
-    if kernels::medium_clean::<false>(dst, b) {
-        return;
-    }
-    // SAFETY: `best()` only returns kernels the CPU supports.
-    unsafe { (kernels::best().escape)(dst, b) };
+    kernels::escape_medium::<false>(dst, b);
 }
 
 /// Appends `s` as a JSON string literal (with quotes), using RFC 8259's

@@ -48,9 +48,10 @@
 //! first invalid digit of the input.
 //!
 //! **64 digits** (a 32-byte id, key or event id: the relay's common case)
-//! have their own cached pointer: one AVX-512 step (one load, mask
+//! have their own entry in the kernel table: one AVX-512 step (one load, mask
 //! compares, `vpmaddubsw`, `vpmovwb` store) or one AVX2 step, else SSE2.
-//! The public entry points inline down to that one indirect call; every
+//! The public entry points inline down to that one call (indirect in a
+//! portable build, direct when the build guarantees AVX2/AVX-512); every
 //! other length goes through an out-of-line function (inline SSE2 up to 64
 //! digits, the dispatched kernel above).
 //!
@@ -63,9 +64,8 @@
 //! Not built: an AVX-512 VBMI variant (`vpermb` would save one instruction per
 //! 64 bytes; the kernel is store-bound already), and an SSSE3 level.
 
+use crate::simd::dispatch::{self, Dispatch, KernelTable};
 use crate::Kernel;
-#[cfg(not(miri))]
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Encode kernel: writes `2 * src.len()` digits to `dst`.
 ///
@@ -844,91 +844,91 @@ pub(crate) mod neon {
 
 // ---------------------------------------------------------------- dispatch
 
+/// The hex kernels of one level (see `simd::dispatch`).
+pub(crate) struct HexKernels {
+    /// Any length.
+    pub(crate) encode: EncodeFn,
+    /// Any even length.
+    pub(crate) decode: DecodeFn,
+    /// Exactly 64 digits (a 32-byte id or key), in one step where the level
+    /// has one.
+    pub(crate) decode64: DecodeFn,
+}
+
+static SCALAR: HexKernels = HexKernels {
+    encode: encode_scalar,
+    decode: decode_scalar,
+    decode64: decode_scalar,
+};
+static SWAR: HexKernels = HexKernels {
+    encode: encode_swar,
+    decode: decode_swar,
+    decode64: decode_swar,
+};
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static SSE2: HexKernels = HexKernels {
+    encode: x86::encode_sse2,
+    decode: x86::decode_sse2,
+    decode64: x86::decode_sse2,
+};
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static AVX2: HexKernels = HexKernels {
+    encode: x86::encode_avx2,
+    decode: x86::decode_avx2,
+    decode64: x86::decode64_avx2,
+};
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static AVX512: HexKernels = HexKernels {
+    encode: x86::encode_avx512,
+    decode: x86::decode_avx512,
+    decode64: x86::decode64_avx512,
+};
+#[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+static NEON: HexKernels = HexKernels {
+    encode: neon::encode_neon,
+    decode: neon::decode_neon,
+    decode64: neon::decode_neon,
+};
+
+impl KernelTable for HexKernels {
+    #[inline(always)]
+    fn table(kernel: Kernel) -> Option<&'static HexKernels> {
+        match kernel {
+            Kernel::Scalar => Some(&SCALAR),
+            Kernel::Swar => Some(&SWAR),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Sse2 => Some(&SSE2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx2 => Some(&AVX2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => Some(&AVX512),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+            Kernel::Neon => Some(&NEON),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    fn fallback() -> &'static HexKernels {
+        &SWAR
+    }
+}
+
+/// The best hex kernels for this build and CPU.
+#[inline(always)]
+fn best() -> &'static HexKernels {
+    static CHOSEN: Dispatch<HexKernels> = Dispatch::new();
+    CHOSEN.get()
+}
+
 /// The encode kernel for `kernel`, if this CPU can run it.
 pub(crate) fn encode_kernel(kernel: Kernel) -> Option<EncodeFn> {
-    if !kernel.is_available() {
-        return None;
-    }
-    Some(match kernel {
-        Kernel::Scalar => encode_scalar,
-        Kernel::Swar => encode_swar,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Sse2 => x86::encode_sse2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 => x86::encode_avx2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx512 => x86::encode_avx512,
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
-        Kernel::Neon => neon::encode_neon,
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
+    dispatch::for_kernel::<HexKernels>(kernel).map(|t| t.encode)
 }
 
 /// The decode kernel for `kernel`, if this CPU can run it.
 pub(crate) fn decode_kernel(kernel: Kernel) -> Option<DecodeFn> {
-    if !kernel.is_available() {
-        return None;
-    }
-    Some(match kernel {
-        Kernel::Scalar => decode_scalar,
-        Kernel::Swar => decode_swar,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Sse2 => x86::decode_sse2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 => x86::decode_avx2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx512 => x86::decode_avx512,
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
-        Kernel::Neon => neon::decode_neon,
-        #[allow(unreachable_patterns)]
-        _ => return None,
-    })
-}
-
-#[cfg(not(miri))]
-static ENCODE: AtomicPtr<()> = AtomicPtr::new(encode_detect as *mut ());
-#[cfg(not(miri))]
-static DECODE: AtomicPtr<()> = AtomicPtr::new(decode_detect as *mut ());
-
-/// # Safety
-/// As [`EncodeFn`] (minus the CPU requirement, which detection provides).
-#[cfg(not(miri))]
-unsafe fn encode_detect(src: &[u8], dst: *mut u8, upper: bool) {
-    let f = encode_kernel(Kernel::best()).unwrap_or(encode_swar);
-    ENCODE.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: f was chosen for this CPU; the caller upholds the rest.
-    unsafe { f(src, dst, upper) }
-}
-
-/// The 64-digit kernel of [`decode`] (x86_64): AVX-512 or AVX2 in one step,
-/// else SSE2.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-static DECODE64: AtomicPtr<()> = AtomicPtr::new(decode64_detect as *mut ());
-
-/// # Safety
-/// As [`DecodeFn`] with `src.len() == 64` (minus the CPU requirement, which
-/// detection provides).
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-unsafe fn decode64_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
-    let f: DecodeFn = match Kernel::best() {
-        Kernel::Avx512 => x86::decode64_avx512,
-        Kernel::Avx2 => x86::decode64_avx2,
-        _ => x86::decode_sse2,
-    };
-    DECODE64.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: f was chosen for this CPU; the caller upholds the rest.
-    unsafe { f(src, dst, lower_only) }
-}
-
-/// # Safety
-/// As [`DecodeFn`] (minus the CPU requirement, which detection provides).
-#[cfg(not(miri))]
-unsafe fn decode_detect(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
-    let f = decode_kernel(Kernel::best()).unwrap_or(decode_swar);
-    DECODE.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: f was chosen for this CPU; the caller upholds the rest.
-    unsafe { f(src, dst, lower_only) }
+    dispatch::for_kernel::<HexKernels>(kernel).map(|t| t.decode)
 }
 
 /// Encode with the best kernel for this CPU.
@@ -943,27 +943,14 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
         // inlines here without `#[target_feature]`; dst per the caller.
         return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
     }
-    #[cfg(miri)]
-    {
-        // SAFETY: per the caller.
-        unsafe { encode_swar(src, dst, upper) }
-    }
-    #[cfg(not(miri))]
-    {
-        let p = ENCODE.load(Ordering::Relaxed);
-        // SAFETY: ENCODE only ever holds `EncodeFn`s (encode_detect or a
-        // kernel chosen for this CPU), stored as `*mut ()`.
-        let f = unsafe { core::mem::transmute::<*mut (), EncodeFn>(p) };
-        // SAFETY: per the caller; f runs on this CPU.
-        unsafe { f(src, dst, upper) }
-    }
+    // SAFETY: per the caller; `best()` only returns kernels this CPU runs.
+    unsafe { (best().encode)(src, dst, upper) }
 }
 
 /// Decode with the best kernel for this CPU.
 ///
 /// Small enough to inline everywhere: 64 digits (a 32-byte id or key) go
-/// straight to their cached one-step kernel, everything else to
-/// [`decode_any`].
+/// straight to their one-step kernel, everything else to [`decode_any`].
 ///
 /// # Safety
 /// `src.len()` even; `dst` valid for `src.len() / 2` byte writes.
@@ -971,13 +958,9 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
 pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() == 64 {
-        let p = DECODE64.load(Ordering::Relaxed);
-        // SAFETY: DECODE64 only ever holds `DecodeFn`s for exactly 64
-        // digits (decode64_detect or one chosen for this CPU).
-        let f = unsafe { core::mem::transmute::<*mut (), DecodeFn>(p) };
-        // SAFETY: 64 digits and 32 bytes of room per the caller; f runs on
-        // this CPU.
-        return unsafe { f(src, dst, lower_only) };
+        // SAFETY: 64 digits and 32 bytes of room per the caller; `best()`
+        // only returns kernels this CPU runs.
+        return unsafe { (best().decode64)(src, dst, lower_only) };
     }
     // SAFETY: per the caller.
     unsafe { decode_any(src, dst, lower_only) }
@@ -997,19 +980,8 @@ unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), u
         // `x86::decode_sse2` is not reliably inlined); rest per the caller.
         return unsafe { decode_with::<x86::Sse2>(src, dst, lower_only, decode_swar) };
     }
-    #[cfg(miri)]
-    {
-        // SAFETY: per the caller.
-        unsafe { decode_swar(src, dst, lower_only) }
-    }
-    #[cfg(not(miri))]
-    {
-        let p = DECODE.load(Ordering::Relaxed);
-        // SAFETY: DECODE only ever holds `DecodeFn`s, stored as `*mut ()`.
-        let f = unsafe { core::mem::transmute::<*mut (), DecodeFn>(p) };
-        // SAFETY: per the caller; f runs on this CPU.
-        unsafe { f(src, dst, lower_only) }
-    }
+    // SAFETY: per the caller; `best()` only returns kernels this CPU runs.
+    unsafe { (best().decode)(src, dst, lower_only) }
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ use std::marker::PhantomData;
 use std::ptr;
 
 use crate::json::{Error, ErrorKind};
+use crate::simd::dispatch::{self, Dispatch, KernelTable};
 use crate::Kernel;
 
 pub(crate) mod bytes;
@@ -107,7 +108,35 @@ pub(crate) trait Block: Copy {
     /// # Safety
     /// The CPU must support the kernel.
     unsafe fn high_mask(self) -> u64;
+    /// Lanes `0..from` of `keep` followed by lanes `from..W` of `v`
+    /// (`from < W`). Only used by blocks with `OVERLAP_TAIL`.
+    ///
+    /// # Safety
+    /// The CPU must support the kernel.
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+        // SAFETY: W <= 64 bytes are written into and read from each buffer.
+        unsafe {
+            keep.store(a.as_mut_ptr());
+            v.store(b.as_mut_ptr());
+            a[from..Self::W].copy_from_slice(&b[from..Self::W]);
+            Self::load(a.as_ptr())
+        }
+    }
 }
+
+/// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
+/// from there on (for the vector `splice` implementations).
+pub(crate) static SPLICE_MASK: [u8; 128] = {
+    let mut m = [0u8; 128];
+    let mut i = 64;
+    while i < 128 {
+        m[i] = 0xFF;
+        i += 1;
+    }
+    m
+};
 
 /// Index of the lowest flagged byte of a non-zero mask.
 #[inline(always)]
@@ -358,7 +387,7 @@ pub(crate) fn utf8_sequence(src: &[u8], s: usize) -> Result<usize, usize> {
 /// # Safety
 /// The CPU must support `V`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
+pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
     replace: bool,
@@ -366,7 +395,14 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
-    let mut out = Out::new(dst, n + pad);
+    let mut out = Out::new(dst, n + pad + 2 * QUOTES as usize);
+    if QUOTES {
+        // SAFETY: Out::new reserved more than one byte.
+        unsafe {
+            *out.pos = b'"';
+            out.pos = out.pos.add(1);
+        }
+    }
     let mut s = 0usize;
     // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
     let mut clean_from = 0usize;
@@ -374,6 +410,31 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
         out.ensure(pad, n - s);
         let rem = n - s;
         let (i, m);
+        if rem >= UNROLL * V::W && out.room() >= UNROLL * V::W {
+            // Long clean text: four blocks per step, one branch on the OR of
+            // their masks. A dirty step falls through to the one-block step
+            // below, which redoes its first block (the stores were only
+            // verbatim copies into spare room).
+            // SAFETY: s + 4W <= n and 4W bytes of room.
+            let any = unsafe {
+                let mut any = 0;
+                for k in 0..UNROLL {
+                    let v = V::load(sp.add(s + k * V::W));
+                    v.store(out.pos.add(k * V::W));
+                    any |= v.special_mask();
+                    if VALIDATE {
+                        any |= v.high_mask();
+                    }
+                }
+                any
+            };
+            if any == 0 {
+                s += UNROLL * V::W;
+                // SAFETY: 4W bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(UNROLL * V::W) };
+                continue;
+            }
+        }
         if rem >= V::W {
             // SAFETY: s + W <= n; ensure() gave W + 8 bytes of room.
             m = unsafe {
@@ -432,6 +493,28 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 unsafe {
                     let v = V::load(sp.add(n - V::W));
                     v.store(out.pos.sub(shift));
+                    let mut m = v.special_mask();
+                    if VALIDATE {
+                        m |= v.high_mask();
+                    }
+                    m >> (shift as u32 * V::STRIDE)
+                }
+            } else if V::OVERLAP_TAIL && n >= V::W {
+                // The tail after an escape: the output before pos is not a
+                // verbatim copy, so reload the last W bytes (in bounds) and
+                // splice their last `rem` lanes in after the output already
+                // written, which is at least s >= W - rem bytes of this
+                // call's own output (every input byte gave at least one).
+                let shift = V::W - rem;
+                // SAFETY: the load is within src (n >= W); the first store
+                // only initialises the room at pos (W + 8 bytes); the
+                // reload and the spliced store span pos - shift .. pos + rem,
+                // all initialised output of this call or room.
+                unsafe {
+                    let v = V::load(sp.add(n - V::W));
+                    v.store(out.pos);
+                    let keep = V::load(out.pos.sub(shift));
+                    V::splice(keep, v, shift).store(out.pos.sub(shift));
                     let mut m = v.special_mask();
                     if VALIDATE {
                         m |= v.high_mask();
@@ -533,9 +616,20 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
             clean_from = s;
         }
     }
+    if QUOTES {
+        out.ensure(1, 0);
+        // SAFETY: one byte of room.
+        unsafe {
+            *out.pos = b'"';
+            out.pos = out.pos.add(1);
+        }
+    }
     out.finish();
     Ok(())
 }
+
+/// Blocks per step of the clean fast loop in [`escape_core`].
+const UNROLL: usize = 4;
 
 /// Finds the first `"`, `\` or control byte of `src` (or `src.len()`), and
 /// whether any byte >= 0x80 was seen before it (conservatively: possibly
@@ -889,6 +983,8 @@ pub(crate) type UnescapeFn =
 pub(crate) struct Kernels {
     /// Default-policy escape, bytes >= 0x80 verbatim.
     pub(crate) escape: unsafe fn(&mut Vec<u8>, &[u8]),
+    /// [`Kernels::escape`] with the surrounding quotes.
+    pub(crate) quote: unsafe fn(&mut Vec<u8>, &[u8]),
     /// Default-policy escape validating UTF-8 (`bool` = replace).
     pub(crate) escape_utf8: EscapeUtf8Fn,
     /// See [`unescape_core`].
@@ -919,14 +1015,21 @@ macro_rules! kernels {
             $(#[target_feature(enable = $feature)])*
             unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
-                let _ = unsafe { escape_core::<$block, false>(dst, src, false) };
+                let _ = unsafe { escape_core::<$block, false, false>(dst, src, false) };
+            }
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: caller guarantees CPU support; cannot fail.
+                let _ = unsafe { escape_core::<$block, false, true>(dst, src, false) };
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
             unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
                 // SAFETY: caller guarantees CPU support.
-                unsafe { escape_core::<$block, true>(dst, src, replace) }
+                unsafe { escape_core::<$block, true, false>(dst, src, replace) }
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
@@ -963,6 +1066,7 @@ macro_rules! kernels {
             }
             $crate::simd::json::Kernels {
                 escape,
+                quote,
                 escape_utf8,
                 unescape,
                 scan,
@@ -974,56 +1078,40 @@ macro_rules! kernels {
 }
 pub(crate) use kernels;
 
+impl KernelTable for Kernels {
+    #[inline(always)]
+    fn table(kernel: Kernel) -> Option<&'static Kernels> {
+        match kernel {
+            Kernel::Scalar => Some(&scalar::SCALAR),
+            Kernel::Swar => Some(&swar::SWAR),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Sse2 => Some(&x86::SSE2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx2 => Some(&x86::AVX2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => Some(&x86::AVX512),
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Kernel::Neon => Some(&neon::NEON),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    fn fallback() -> &'static Kernels {
+        &swar::SWAR
+    }
+}
+
 /// The kernel table for `kernel`, or `None` if this build/CPU cannot run it.
 pub(crate) fn kernels_for(kernel: Kernel) -> Option<&'static Kernels> {
-    if !kernel.is_available() {
-        return None;
-    }
-    match kernel {
-        Kernel::Scalar => Some(&scalar::SCALAR),
-        Kernel::Swar => Some(&swar::SWAR),
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Sse2 => Some(&x86::SSE2),
-        // The AVX kernels are also compiled with POPCNT, which every CPU
-        // with AVX2 has in practice; without it they would not be safe to
-        // run, so such a (hypothetical) CPU gets the SSE2 kernel instead.
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 | Kernel::Avx512 if !std::is_x86_feature_detected!("popcnt") => {
-            Some(&x86::SSE2)
-        }
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 => Some(&x86::AVX2),
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx512 => Some(&x86::AVX512),
-        #[cfg(all(target_arch = "aarch64", not(miri)))]
-        Kernel::Neon => Some(&neon::NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
+    dispatch::for_kernel(kernel)
 }
 
-/// The best kernel table for this CPU, detected once and then cached.
+/// The best kernel table for this build and CPU (see `simd::dispatch`).
 #[inline(always)]
 pub(crate) fn best() -> &'static Kernels {
-    use std::sync::atomic::{AtomicPtr, Ordering};
-    static CHOSEN: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
-    let p = CHOSEN.load(Ordering::Relaxed);
-    if !p.is_null() {
-        // SAFETY: only ever set to a pointer to one of the static tables.
-        return unsafe { &*p };
-    }
-    detect(&CHOSEN)
-}
-
-#[cold]
-#[inline(never)]
-fn detect(slot: &std::sync::atomic::AtomicPtr<Kernels>) -> &'static Kernels {
-    let table = kernels_for(Kernel::best()).unwrap_or(&swar::SWAR);
-    slot.store(
-        table as *const Kernels as *mut Kernels,
-        std::sync::atomic::Ordering::Relaxed,
-    );
-    table
+    static CHOSEN: Dispatch<Kernels> = Dispatch::new();
+    CHOSEN.get()
 }
 
 /// The baseline 16-byte block of this architecture (no detection needed).
@@ -1078,48 +1166,32 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
     unsafe { (best().unescape_bytes_in_place)(p, buf.len(), p) }
 }
 
-/// Quotes/escapes a clean input of 17..=64 bytes with baseline 16-byte
-/// blocks (SSE2 on x86_64, NEON on aarch64) and no dispatch: blocks at
-/// 0, 16, 32 and the last 16 bytes (overlapping) are loaded and stored into
-/// spare capacity as they are checked; the length is only committed if no
-/// byte needed escaping. Returns `false` (nothing committed) otherwise.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-#[inline]
-pub(crate) fn medium_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
-    const W: usize = 16;
-    let n = b.len();
-    if !(W < n && n <= 4 * W) {
-        return false;
+/// Inputs up to this long run the baseline 16-byte kernel inline in a
+/// portable build (no dispatch); longer ones the best kernel.
+const INLINE_MEDIUM: usize = 64;
+
+/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes: in a
+/// build that guarantees a vector level, that level's kernel, called
+/// directly; in a portable build, inputs of up to 64 bytes run the baseline
+/// 16-byte kernel (SSE2/NEON) inline, which beats an indirect call, and
+/// longer ones the detected kernel.
+#[inline(always)]
+pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if dispatch::BUILD_KERNEL.is_none() && b.len() <= INLINE_MEDIUM {
+        // SAFETY: the baseline block needs no CPU detection; cannot fail.
+        let _ = unsafe { escape_core::<Base16, false, QUOTES>(dst, b, false) };
+        return;
     }
-    let q = QUOTES as usize;
-    dst.reserve(n + 2 * q);
-    let sp = b.as_ptr();
-    // SAFETY: n + 2q bytes of spare capacity were reserved; every load is
-    // within b (offsets + 16 <= n) and every store within the reserved
-    // n + 2q bytes; the baseline block needs no CPU detection.
+    let k = best();
+    // SAFETY: best() only returns kernels this CPU supports.
     unsafe {
-        let o = dst.as_mut_ptr().add(dst.len());
-        let mut m = 0;
-        let mut off = 0;
-        while off + W < n {
-            let v = Base16::load(sp.add(off));
-            v.store(o.add(q + off));
-            m |= v.special_mask();
-            off += W;
-        }
-        let v = Base16::load(sp.add(n - W));
-        v.store(o.add(q + n - W));
-        m |= v.special_mask();
-        if m != 0 {
-            return false;
-        }
         if QUOTES {
-            *o = b'"';
-            *o.add(q + n) = b'"';
+            (k.quote)(dst, b)
+        } else {
+            (k.escape)(dst, b)
         }
-        dst.set_len(dst.len() + n + 2 * q);
     }
-    true
 }
 
 /// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
@@ -1175,13 +1247,6 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 #[inline(always)]
 pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
-    false
-}
-
-/// Portable fallback: no medium fast path.
-#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
-#[inline]
-pub(crate) fn medium_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
     false
 }
 
