@@ -406,7 +406,20 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
     let mut s = 0usize;
     // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
     let mut clean_from = 0usize;
-    loop {
+    if n <= 4 * V::W {
+        // Medium input: a fixed pattern of overlapping in-bounds blocks,
+        // each stored where it belongs; then either done, or on to the loop
+        // from the first byte needing work (the output before it is a
+        // verbatim copy, so the loop may use the overlapping tail).
+        // SAFETY: n bytes of src; n + W + 8 bytes of room.
+        match unsafe { medium_first::<V, VALIDATE>(sp, n, out.pos) } {
+            None => s = n,
+            Some(i) => s = i,
+        }
+        // SAFETY: s <= n bytes of verbatim output were written.
+        out.pos = unsafe { out.pos.add(s) };
+    }
+    while s < n {
         out.ensure(pad, n - s);
         let rem = n - s;
         let (i, m);
@@ -630,6 +643,79 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
 
 /// Blocks per step of the clean fast loop in [`escape_core`].
 const UNROLL: usize = 4;
+
+/// The medium path of [`escape_core`] for `n <= 4W`: copies `src[..n]` to
+/// `o` with one block (a masked/partial load below `W` bytes), two
+/// overlapping blocks (at 0 and `n - W`) or four (0, `W`, `n - 2W`,
+/// `n - W`), and returns the index of the first byte that needs work (with
+/// `VALIDATE`, also bytes >= 0x80), or `None`. Two or three branches on the
+/// length class instead of a loop whose exit mispredicts.
+///
+/// # Safety
+/// `src..src + n` readable, `o..o + max(n, W)` writable, CPU support.
+#[inline(always)]
+unsafe fn medium_first<V: Block, const VALIDATE: bool>(
+    src: *const u8,
+    n: usize,
+    o: *mut u8,
+) -> Option<usize> {
+    let mask = |v: V| {
+        // SAFETY: CPU support per the caller.
+        unsafe {
+            if VALIDATE {
+                v.special_mask() | v.high_mask()
+            } else {
+                v.special_mask()
+            }
+        }
+    };
+    let w = V::W;
+    // SAFETY (all blocks): every load lies within src[..n] (offsets 0, W,
+    // n - 2W, n - W are >= 0 and end <= n in their length class) and every
+    // store at the same offset of `o`, within the caller's room.
+    unsafe {
+        if n < w {
+            if n == 0 {
+                return None;
+            }
+            let v = V::load_partial(src, n);
+            v.store(o);
+            let m = mask(v) & low_bytes::<V>(n);
+            return (m != 0).then(|| first::<V>(m));
+        }
+        let (a, z) = (V::load(src), V::load(src.add(n - w)));
+        a.store(o);
+        if n <= 2 * w {
+            z.store(o.add(n - w));
+            let (ma, mz) = (mask(a), mask(z));
+            if ma | mz == 0 {
+                return None;
+            }
+            return Some(if ma != 0 {
+                first::<V>(ma)
+            } else {
+                n - w + first::<V>(mz)
+            });
+        }
+        let (b, y) = (V::load(src.add(w)), V::load(src.add(n - 2 * w)));
+        b.store(o.add(w));
+        y.store(o.add(n - 2 * w));
+        z.store(o.add(n - w));
+        let (ma, mb, my, mz) = (mask(a), mask(b), mask(y), mask(z));
+        if ma | mb | my | mz == 0 {
+            return None;
+        }
+        Some(if ma != 0 {
+            first::<V>(ma)
+        } else if mb != 0 {
+            w + first::<V>(mb)
+        } else if my != 0 {
+            n - 2 * w + first::<V>(my)
+        } else {
+            n - w + first::<V>(mz)
+        })
+    }
+}
 
 /// Finds the first `"`, `\` or control byte of `src` (or `src.len()`), and
 /// whether any byte >= 0x80 was seen before it (conservatively: possibly
