@@ -404,8 +404,6 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
         }
     }
     let mut s = 0usize;
-    // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
-    let mut clean_from = 0usize;
     if n <= 4 * V::W {
         // Medium input: a fixed pattern of overlapping in-bounds blocks,
         // each stored where it belongs; then either done, or on to the loop
@@ -419,6 +417,44 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
         // SAFETY: s <= n bytes of verbatim output were written.
         out.pos = unsafe { out.pos.add(s) };
     }
+    // SAFETY: the output ends with a verbatim copy of src[..s].
+    unsafe { escape_loop::<V, VALIDATE, QUOTES>(out, src, s, replace) }
+}
+
+/// [`escape_core`] resumed at `src[start]`, where `dst` already ends with
+/// the opening quote (with `QUOTES`) and a verbatim copy of `src[..start]`.
+///
+/// # Safety
+/// As [`escape_core`]; `start <= src.len()`.
+#[inline(always)]
+unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    start: usize,
+    replace: bool,
+) -> Result<(), Error> {
+    let out = Out::new(dst, src.len() - start + V::W + 8 + QUOTES as usize);
+    // SAFETY: per the contract.
+    unsafe { escape_loop::<V, VALIDATE, QUOTES>(out, src, start, replace) }
+}
+
+/// The block loop of [`escape_core`] from `src[s]` on, with the output
+/// ending in a verbatim copy of `src[..s]`; writes the closing quote.
+///
+/// # Safety
+/// As [`escape_core`]; `s <= src.len()`.
+#[inline(always)]
+unsafe fn escape_loop<V: Block, const VALIDATE: bool, const QUOTES: bool>(
+    mut out: Out<'_>,
+    src: &[u8],
+    mut s: usize,
+    replace: bool,
+) -> Result<(), Error> {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let pad = V::W + 8;
+    // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
+    let mut clean_from = 0usize;
     while s < n {
         out.ensure(pad, n - s);
         let rem = n - s;
@@ -682,6 +718,34 @@ unsafe fn medium_first<V: Block, const VALIDATE: bool>(
             v.store(o);
             let m = mask(v) & low_bytes::<V>(n);
             return (m != 0).then(|| first::<V>(m));
+        }
+        if V::STRIDE == 1 && 4 * w <= 128 {
+            // Branch-free for every n in W..=4W: four blocks at 0, o1, o2
+            // and n - W cover the input (o1 = min(W, n - W),
+            // o2 = max(n, 2W) - 2W), and their masks shifted to their
+            // offsets give one positional mask whose lowest bit is the
+            // first byte needing work (a spurious SWAR flag always sits
+            // above a real one).
+            let (o1, o2, o3) = (w.min(n - w), n.max(2 * w) - 2 * w, n - w);
+            let (a, b, y, z) = (
+                V::load(src),
+                V::load(src.add(o1)),
+                V::load(src.add(o2)),
+                V::load(src.add(o3)),
+            );
+            a.store(o);
+            b.store(o.add(o1));
+            y.store(o.add(o2));
+            z.store(o.add(o3));
+            if 4 * w <= 64 {
+                let m = mask(a) | mask(b) << o1 | mask(y) << o2 | mask(z) << o3;
+                return (m != 0).then(|| m.trailing_zeros() as usize);
+            }
+            let m = mask(a) as u128
+                | (mask(b) as u128) << o1
+                | (mask(y) as u128) << o2
+                | (mask(z) as u128) << o3;
+            return (m != 0).then(|| m.trailing_zeros() as usize);
         }
         let (a, z) = (V::load(src), V::load(src.add(n - w)));
         a.store(o);
@@ -1256,17 +1320,40 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 /// portable build (no dispatch); longer ones the best kernel.
 const INLINE_MEDIUM: usize = 64;
 
-/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes: in a
-/// build that guarantees a vector level, that level's kernel, called
-/// directly; in a portable build, inputs of up to 64 bytes run the baseline
-/// 16-byte kernel (SSE2/NEON) inline, which beats an indirect call, and
-/// longer ones the detected kernel.
+/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes. Inputs
+/// of up to 64 bytes run the baseline 16-byte kernel (SSE2/NEON) inline:
+/// its branch-free four-block medium path beats an indirect call in a
+/// portable build and AVX2's partial loads below 32 bytes in an AVX2 build.
+/// Everything else (and everything in an AVX-512 build, whose masked loads
+/// cover up to 64 bytes in one block) runs the best kernel: called directly
+/// when the build guarantees its level, through the cached table otherwise.
 #[inline(always)]
 pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    if dispatch::BUILD_KERNEL.is_none() && b.len() <= INLINE_MEDIUM {
-        // SAFETY: the baseline block needs no CPU detection; cannot fail.
-        let _ = unsafe { escape_core::<Base16, false, QUOTES>(dst, b, false) };
+    if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
+        let (n, q) = (b.len(), QUOTES as usize);
+        // Room for the blocks (at least 16 bytes even below 16) + quotes.
+        dst.reserve(n.max(16) + 2 * q);
+        // SAFETY: the reserve covers every store; the baseline block needs
+        // no CPU detection; only written bytes are committed.
+        unsafe {
+            let o = dst.as_mut_ptr().add(dst.len());
+            if QUOTES {
+                *o = b'"';
+            }
+            match medium_first::<Base16, false>(b.as_ptr(), n, o.add(q)) {
+                None => {
+                    if QUOTES {
+                        *o.add(q + n) = b'"';
+                    }
+                    dst.set_len(dst.len() + n + 2 * q);
+                }
+                Some(i) => {
+                    dst.set_len(dst.len() + q + i);
+                    escape_rest::<QUOTES>(dst, b, i);
+                }
+            }
+        }
         return;
     }
     let k = best();
@@ -1278,6 +1365,16 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             (k.escape)(dst, b)
         }
     }
+}
+
+/// The rest of an inline medium escape from its first escape at `start`
+/// (out of line: the clean path above keeps few registers).
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(never)]
+fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
+    // SAFETY: dst ends with a verbatim copy of b[..start] (and the opening
+    // quote); the baseline block needs no CPU detection; cannot fail.
+    let _ = unsafe { escape_from::<Base16, false, QUOTES>(dst, b, start, false) };
 }
 
 /// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
