@@ -937,10 +937,13 @@ pub(crate) fn decode_kernel(kernel: Kernel) -> Option<DecodeFn> {
 /// `dst` must be valid for `2 * src.len()` byte writes.
 #[inline]
 pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
+    // Short inputs (up to a 32-byte id in a portable build, where the
+    // alternative is an indirect call) run SSE2 inline: it is part of the
+    // x86_64 baseline, so the generic body inlines here without
+    // `#[target_feature]`.
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if src.len() < 16 {
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
-        // inlines here without `#[target_feature]`; dst per the caller.
+    if src.len() < 16 || (dispatch::BUILD_KERNEL.is_none() && src.len() <= 32) {
+        // SAFETY: SSE2 is baseline; dst per the caller.
         return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
     }
     // SAFETY: per the caller; `best()` only returns kernels this CPU runs.
