@@ -13,6 +13,19 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The codec tests once more in a build for this CPU (-C target-cpu=native),
+# so the compile-time dispatch path (simd/dispatch.rs: the kernel called
+# directly when the build guarantees AVX2/AVX-512) is tested, not only the
+# run-time one. Its own target directory keeps the flags from invalidating
+# the main build.
+echo "== codec tests with RUSTFLAGS=-C target-cpu=native (compile-time dispatch)"
+RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
+  cargo test -p ito --lib \
+    --test json_differential --test json_guard --test json_options \
+    --test json_arbitrary --test json_testsuite --test nostr_codec \
+    --test nostr_events --test text_toolkit --test text_regressions \
+    --test hex_kernels --test str_model --test str_traits --test str_format
+
 # The loom models of Pool and Interner need the `loom` crate, which only a
 # `--cfg loom` build uses: run them when the crate is available (cached or
 # fetchable), and say so when it is not. Their own target directory keeps
