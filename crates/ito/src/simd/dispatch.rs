@@ -115,3 +115,64 @@ impl<T: KernelTable> Dispatch<T> {
         t
     }
 }
+
+/// Evaluates the arm for the level the build guarantees — the same
+/// conditions as [`BUILD_KERNEL`], kept here side by side — or `runtime`
+/// in a portable build. Used where a kernel family calls its functions by
+/// name (`x86::avx2::quote(..)`), so a native build makes a direct,
+/// inlinable call instead of loading a pointer from the kernel table.
+macro_rules! by_build_kernel {
+    (avx512 => $avx512:expr, avx2 => $avx2:expr, neon => $neon:expr, runtime => $runtime:expr $(,)?) => {{
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "popcnt",
+            not(miri)
+        ))]
+        let r = $avx512;
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "popcnt",
+            not(all(target_feature = "avx512f", target_feature = "avx512bw")),
+            not(miri)
+        ))]
+        let r = $avx2;
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
+        let r = $neon;
+        #[cfg(not(any(
+            all(
+                target_arch = "x86_64",
+                target_feature = "avx2",
+                target_feature = "popcnt",
+                not(miri)
+            ),
+            all(target_arch = "aarch64", target_feature = "neon", not(miri))
+        )))]
+        let r = $runtime;
+        r
+    }};
+}
+pub(crate) use by_build_kernel;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The macro's arms and `BUILD_KERNEL` agree.
+    #[test]
+    fn build_kernel_matches_macro() {
+        let by_macro = by_build_kernel!(
+            avx512 => Some(Kernel::Avx512),
+            avx2 => Some(Kernel::Avx2),
+            neon => Some(Kernel::Neon),
+            runtime => None,
+        );
+        assert_eq!(by_macro, BUILD_KERNEL);
+        if let Some(k) = BUILD_KERNEL {
+            assert!(k.is_available());
+            assert_eq!(Kernel::best(), k);
+        }
+    }
+}

@@ -114,6 +114,8 @@ impl KernelTable for FactsKernel {
     }
 }
 
+// Unused when the build guarantees a level (`by_build_kernel!` calls it by name).
+#[allow(dead_code)]
 static COPY: Dispatch<FactsKernel> = Dispatch::new();
 
 /// Below this many bytes the SWAR path runs inline, without dispatch.
@@ -152,9 +154,18 @@ pub(crate) unsafe fn copy_classify(src: &[u8], dst: *mut u8) -> u8 {
 /// As [`copy_classify`].
 #[inline(never)]
 unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
-    // SAFETY: the caller's contract is the kernel's contract; COPY only
-    // returns kernels this CPU runs.
-    unsafe { (COPY.get().copy)(src.as_ptr(), src.len(), dst) }
+    let (p, n) = (src.as_ptr(), src.len());
+    // SAFETY: the caller's contract is the kernel's contract; the build
+    // guarantees the named level, or COPY only returns kernels this CPU
+    // runs.
+    unsafe {
+        super::dispatch::by_build_kernel!(
+            avx512 => x86::avx512(p, n, dst),
+            avx2 => x86::avx2(p, n, dst),
+            neon => swar(p, n, dst),
+            runtime => (COPY.get().copy)(p, n, dst),
+        )
+    }
 }
 
 /// Facts of `src` without keeping a copy (used where no copy happens, e.g.

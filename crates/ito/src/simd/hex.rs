@@ -852,6 +852,7 @@ pub(crate) struct HexKernels {
     pub(crate) decode: DecodeFn,
     /// Exactly 64 digits (a 32-byte id or key), in one step where the level
     /// has one.
+    #[allow(dead_code)] // called by name when the build guarantees a level
     pub(crate) decode64: DecodeFn,
 }
 
@@ -915,6 +916,8 @@ impl KernelTable for HexKernels {
 }
 
 /// The best hex kernels for this build and CPU.
+// Unused when the build guarantees a level (`by_build_kernel!` calls it by name).
+#[allow(dead_code)]
 #[inline(always)]
 fn best() -> &'static HexKernels {
     static CHOSEN: Dispatch<HexKernels> = Dispatch::new();
@@ -946,8 +949,16 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
         // SAFETY: SSE2 is baseline; dst per the caller.
         return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
     }
-    // SAFETY: per the caller; `best()` only returns kernels this CPU runs.
-    unsafe { (best().encode)(src, dst, upper) }
+    // SAFETY: per the caller; the build guarantees the named level, or
+    // `best()` only returns kernels this CPU runs.
+    unsafe {
+        dispatch::by_build_kernel!(
+            avx512 => x86::encode_avx512(src, dst, upper),
+            avx2 => x86::encode_avx2(src, dst, upper),
+            neon => neon::encode_neon(src, dst, upper),
+            runtime => (best().encode)(src, dst, upper),
+        )
+    }
 }
 
 /// Decode with the best kernel for this CPU.
@@ -961,9 +972,17 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
 pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() == 64 {
-        // SAFETY: 64 digits and 32 bytes of room per the caller; `best()`
-        // only returns kernels this CPU runs.
-        return unsafe { (best().decode64)(src, dst, lower_only) };
+        // SAFETY: 64 digits and 32 bytes of room per the caller; the build
+        // guarantees the named level, or `best()` only returns kernels this
+        // CPU runs.
+        return unsafe {
+            dispatch::by_build_kernel!(
+                avx512 => x86::decode64_avx512(src, dst, lower_only),
+                avx2 => x86::decode64_avx2(src, dst, lower_only),
+                neon => (best().decode64)(src, dst, lower_only),
+                runtime => (best().decode64)(src, dst, lower_only),
+            )
+        };
     }
     // SAFETY: per the caller.
     unsafe { decode_any(src, dst, lower_only) }
@@ -983,8 +1002,16 @@ unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), u
         // `x86::decode_sse2` is not reliably inlined); rest per the caller.
         return unsafe { decode_with::<x86::Sse2>(src, dst, lower_only, decode_swar) };
     }
-    // SAFETY: per the caller; `best()` only returns kernels this CPU runs.
-    unsafe { (best().decode)(src, dst, lower_only) }
+    // SAFETY: per the caller; the build guarantees the named level, or
+    // `best()` only returns kernels this CPU runs.
+    unsafe {
+        dispatch::by_build_kernel!(
+            avx512 => x86::decode_avx512(src, dst, lower_only),
+            avx2 => x86::decode_avx2(src, dst, lower_only),
+            neon => neon::decode_neon(src, dst, lower_only),
+            runtime => (best().decode)(src, dst, lower_only),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1134,6 +1134,7 @@ pub(crate) struct Kernels {
     /// Default-policy escape, bytes >= 0x80 verbatim.
     pub(crate) escape: unsafe fn(&mut Vec<u8>, &[u8]),
     /// [`Kernels::escape`] with the surrounding quotes.
+    #[allow(dead_code)] // called by name when the build guarantees a level
     pub(crate) quote: unsafe fn(&mut Vec<u8>, &[u8]),
     /// Default-policy escape validating UTF-8 (`bool` = replace).
     pub(crate) escape_utf8: EscapeUtf8Fn,
@@ -1154,8 +1155,11 @@ pub(crate) type BytesFn = unsafe fn(*const u8, usize, *mut u8) -> Result<usize, 
 /// Instantiates a [`Kernels`] table for a block type inside functions
 /// compiled with the given target features.
 macro_rules! kernels {
-    ($name:ident, $block:ty, $($feature:literal),*) => {
-        pub(crate) static $name: $crate::simd::json::Kernels = {
+    ($name:ident, $module:ident, $block:ty, $($feature:literal),*) => {
+        /// The kernel functions of this level, nameable so that a build
+        /// guaranteeing the level can call them directly.
+        #[allow(dead_code)]
+        pub(crate) mod $module {
             #[allow(unused_imports)]
             use $crate::simd::json::{escape_core, scan_core, unescape_core, UnescapeMode};
             use $crate::json::Error;
@@ -1163,28 +1167,28 @@ macro_rules! kernels {
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
+            pub(crate) unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
                 let _ = unsafe { escape_core::<$block, false, false>(dst, src, false) };
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
+            pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
                 let _ = unsafe { escape_core::<$block, false, true>(dst, src, false) };
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
+            pub(crate) unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { escape_core::<$block, true, false>(dst, src, replace) }
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape(
+            pub(crate) unsafe fn unescape(
                 dst: &mut Vec<u8>,
                 src: &[u8],
                 start: usize,
@@ -1196,33 +1200,33 @@ macro_rules! kernels {
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn scan(src: &[u8]) -> (usize, bool) {
+            pub(crate) unsafe fn scan(src: &[u8]) -> (usize, bool) {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { scan_core::<$block>(src) }
             }
             /// # Safety
             /// As `bytes::unescape` (copy form), and CPU support.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+            pub(crate) unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
                 // SAFETY: per the caller.
                 unsafe { $crate::simd::json::bytes::unescape::<$block, false>(src, n, out) }
             }
             /// # Safety
             /// As `bytes::unescape` (in place), and CPU support.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+            pub(crate) unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
                 // SAFETY: per the caller.
                 unsafe { $crate::simd::json::bytes::unescape::<$block, true>(src, n, out) }
             }
-            $crate::simd::json::Kernels {
-                escape,
-                quote,
-                escape_utf8,
-                unescape,
-                scan,
-                unescape_bytes,
-                unescape_bytes_in_place,
-            }
+        }
+        pub(crate) static $name: $crate::simd::json::Kernels = $crate::simd::json::Kernels {
+            escape: $module::escape,
+            quote: $module::quote,
+            escape_utf8: $module::escape_utf8,
+            unescape: $module::unescape,
+            scan: $module::scan,
+            unescape_bytes: $module::unescape_bytes,
+            unescape_bytes_in_place: $module::unescape_bytes_in_place,
         };
     };
 }
@@ -1356,13 +1360,23 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
         }
         return;
     }
-    let k = best();
-    // SAFETY: best() only returns kernels this CPU supports.
+    // SAFETY: the build guarantees the named level, or best() only returns
+    // kernels this CPU supports.
     unsafe {
         if QUOTES {
-            (k.quote)(dst, b)
+            dispatch::by_build_kernel!(
+                avx512 => x86::avx512::quote(dst, b),
+                avx2 => x86::avx2::quote(dst, b),
+                neon => neon::neon::quote(dst, b),
+                runtime => (best().quote)(dst, b),
+            )
         } else {
-            (k.escape)(dst, b)
+            dispatch::by_build_kernel!(
+                avx512 => x86::avx512::escape(dst, b),
+                avx2 => x86::avx2::escape(dst, b),
+                neon => neon::neon::escape(dst, b),
+                runtime => (best().escape)(dst, b),
+            )
         }
     }
 }

@@ -82,4 +82,4 @@ impl Block for Neon {
     }
 }
 
-kernels!(NEON, super::neon::Neon, "neon");
+kernels!(NEON, neon, crate::simd::json::neon::Neon, "neon");

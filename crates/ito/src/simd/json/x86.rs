@@ -195,6 +195,13 @@ impl Block for Avx512 {
     }
 }
 
-kernels!(SSE2, super::x86::Sse2, "sse2");
-kernels!(AVX2, super::x86::Avx2, "avx2", "popcnt");
-kernels!(AVX512, super::x86::Avx512, "avx512f", "avx512bw", "popcnt");
+kernels!(SSE2, sse2, crate::simd::json::x86::Sse2, "sse2");
+kernels!(AVX2, avx2, crate::simd::json::x86::Avx2, "avx2", "popcnt");
+kernels!(
+    AVX512,
+    avx512,
+    crate::simd::json::x86::Avx512,
+    "avx512f",
+    "avx512bw",
+    "popcnt"
+);
