@@ -30,17 +30,30 @@
 //! to the block loop. Escape-dense blocks (at least `DENSE_BITS` flags) are
 //! translated byte by byte through a table instead, which beats both.
 //!
+//! Medium inputs (up to four blocks) start with a fixed pattern of
+//! overlapping in-bounds blocks instead of the loop: one block (a masked
+//! load on AVX-512, a padded one elsewhere) below `W` bytes, else blocks at
+//! `0, min(W, n - W), max(n, 2W) - 2W, n - W`, each stored where it belongs.
+//! Their masks, shifted to their offsets, make one positional mask (no
+//! length-dependent branches on SSE2/AVX2/SWAR); if it is zero the string
+//! is done, else the block loop resumes at its lowest bit with the verbatim
+//! prefix already in place. Long clean text takes four blocks per step.
+//!
 //! Tails never read past the end of the input. SSE2/AVX2/AVX-512/NEON
 //! reload the last `W` bytes of the input (an overlapping load) and store
-//! them so they end at the right place, which is only valid when the output
+//! them so they end at the right place. That is only valid when the output
 //! just before is a verbatim copy of the input just before (tracked as
-//! `clean_from`); otherwise, and for SWAR, the tail is loaded partially: a
-//! masked load on AVX-512, a padded register or stack block elsewhere.
+//! `clean_from`); after an escape, the reloaded block is instead *spliced*
+//! behind the output already written (store, reload the output, blend its
+//! last `rem` lanes in, store), still without reading past the input. SWAR
+//! loads the tail partially, in a register.
 //!
-//! Strings of 17..=64 bytes that need no escaping never reach a kernel:
-//! [`medium_clean`] copies them with baseline 16-byte blocks (SSE2/NEON),
-//! which beats an indirect call plus a masked load; inputs of at most 16
-//! bytes are handled inline by the public entry points.
+//! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON)
+//! inline, without dispatch (`escape_medium`), except in AVX-512 builds,
+//! whose masked load covers them in one block; inputs of at most 16 bytes
+//! are handled inline by the public entry points. Longer inputs call the
+//! best kernel: by name when the build guarantees its level
+//! (`dispatch::by_build_kernel!`), through the cached table otherwise.
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of [`crate::json::Options`] run through a
