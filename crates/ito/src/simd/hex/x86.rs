@@ -236,6 +236,8 @@ impl HexVector for Avx2 {
 ///
 /// # Safety
 /// CPU has AVX2; `dst` valid for `2 * src.len()` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn encode_avx2(src: &[u8], dst: *mut u8, upper: bool) {
     // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
@@ -248,6 +250,8 @@ pub(crate) unsafe fn encode_avx2(src: &[u8], dst: *mut u8, upper: bool) {
 ///
 /// # Safety
 /// CPU has AVX2; `src.len()` even; `dst` valid for `src.len() / 2` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn decode_avx2(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
     // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
@@ -260,6 +264,8 @@ pub(crate) unsafe fn decode_avx2(src: &[u8], dst: *mut u8, lower_only: bool) -> 
 ///
 /// # Safety
 /// CPU has AVX2; `src.len() == 64`; `dst` valid for 32 writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn decode64_avx2(
     src: &[u8],
@@ -397,6 +403,8 @@ impl HexVector for Avx512 {
 ///
 /// # Safety
 /// CPU has AVX-512F and BW; `dst` valid for `2 * src.len()` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
     // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
@@ -410,6 +418,8 @@ pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
 /// # Safety
 /// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
 /// `src.len() / 2` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn decode_avx512(
     src: &[u8],
@@ -428,6 +438,8 @@ pub(crate) unsafe fn decode_avx512(
 ///
 /// # Safety
 /// CPU has AVX-512F and BW; `src.len() == 64`; `dst` valid for 32 writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn decode64_avx512(
     src: &[u8],

@@ -719,9 +719,10 @@ unsafe fn medium_first<V: Block, const VALIDATE: bool>(
         }
     };
     let w = V::W;
-    // SAFETY (all blocks): every load lies within src[..n] (offsets 0, W,
-    // n - 2W, n - W are >= 0 and end <= n in their length class) and every
-    // store at the same offset of `o`, within the caller's room.
+    // SAFETY: every load lies within src[..n] (all offsets are >= 0 and
+    // end <= n in their length class: 0, min(W, n - W), max(n, 2W) - 2W,
+    // W, n - 2W, n - W for n >= W; a partial load below W) and every store
+    // is at the same offset of `o`, within the caller's room.
     unsafe {
         if n < w {
             if n == 0 {
@@ -1179,6 +1180,7 @@ macro_rules! kernels {
 
             /// # Safety
             /// The CPU must support the kernel's target features.
+            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
@@ -1186,6 +1188,8 @@ macro_rules! kernels {
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
+            // Inlinable into callers with the same features (native builds).
+            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
