@@ -1180,7 +1180,6 @@ macro_rules! kernels {
 
             /// # Safety
             /// The CPU must support the kernel's target features.
-            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
@@ -1188,8 +1187,6 @@ macro_rules! kernels {
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
-            // Inlinable into callers with the same features (native builds).
-            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
