@@ -11,6 +11,9 @@
 //! tag = 0b1 S A 11111   (bit 7 set: the only form that owns a count)
 //! ```
 //!
+//! - On 32-bit targets (wasm32, i686) `rc`, `len` and `cap` are 4 bytes and
+//!   `hash` stays 8-aligned: rc 0..4, hash 8..16, len 16..20, cap 20..24,
+//!   flags 24, HEADER = 32 (asserted per pointer width below).
 //! - The handle points at the *bytes*, not the header, so `Deref` is
 //!   `(ptr, len)` straight from the handle, shared with the static
 //!   representation; the header sits at `ptr - HEADER`.
@@ -41,7 +44,12 @@ pub(crate) struct Header {
 
 /// Bytes before the data: the header rounded up to its alignment.
 pub(crate) const HEADER: usize = std::mem::size_of::<Header>();
+// 64-bit: 8 + 8 + 8 + 8 + 1, rounded up to 40. 32-bit: 4 (+ 4 padding, as
+// `AtomicU64` is 8-aligned everywhere) + 8 + 4 + 4 + 1, rounded up to 32.
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(HEADER == 40);
+#[cfg(target_pointer_width = "32")]
+const _: () = assert!(HEADER == 32);
 const _: () = assert!(HEADER.is_multiple_of(std::mem::align_of::<Header>()));
 
 /// The layout of an allocation with room for `cap` bytes after the header.
