@@ -270,8 +270,8 @@ impl StrBuf {
     pub fn freeze(self) -> Str {
         let this = std::mem::ManuallyDrop::new(self);
         if this.len <= INLINE_CAP {
-            // SAFETY: `len <= 23` bytes of UTF-8 with the tracked facts.
-            let s = unsafe { inline::new_known(this.as_str().as_bytes(), this.facts) };
+            // SAFETY: `len <= 23` bytes of UTF-8.
+            let s = unsafe { inline::new(this.as_str().as_bytes()) };
             if !this.heap.is_null() {
                 // SAFETY: our allocation with capacity `cap`; `this` is not
                 // used afterwards (ManuallyDrop: no double free).
