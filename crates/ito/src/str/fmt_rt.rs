@@ -164,7 +164,7 @@ impl Writer {
             // SAFETY: fully written allocation of capacity `len`; ownership
             // moves to the `Str` (the writer is not dropped).
             unsafe {
-                heap::init_header(this.heap, this.len, this.len, this.facts);
+                heap::init_header(this.heap, this.len);
                 Str::from_heap_parts(this.heap, this.len, this.facts)
             }
         }

@@ -122,8 +122,10 @@ unsafe fn image(p: *const u8, n: usize) -> [u64; 3] {
 
 /// `LANES[24 - n..48 - n]` has 0x80 in its first `n` bytes and 0 after:
 /// the lanes of the content of an `n`-byte inline string.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
 #[repr(align(64))]
 struct Lanes([u8; 48]);
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
 static LANES: Lanes = {
     let mut t = [0u8; 48];
     let mut i = 0;
@@ -149,11 +151,111 @@ pub(super) fn is_ascii(s: &Str) -> bool {
     ascii_words(words(s))
 }
 
-/// Whether the inline string `s` of `n` bytes is JSON safe (see
-/// [`json_safe_words`]).
+/// Whether the inline string `s` of `n` bytes is JSON safe: SSE2 on
+/// x86_64 ([`json_safe_sse2`]), SWAR elsewhere and under Miri
+/// ([`json_safe_words`]).
 #[inline(always)]
 pub(super) fn is_json_safe(s: &Str, n: usize) -> bool {
-    json_safe_words(words(s), n)
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: a `Str` is 24 initialised bytes for an inline string.
+        unsafe { json_safe_sse2((s as *const Str).cast::<u8>(), n) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        json_safe_words(words(s), n)
+    }
+}
+
+/// Append the inline string `s` of `n` bytes to `dst` as a JSON string
+/// literal if it needs no escaping, and return whether it did. On x86_64
+/// the two vectors of the JSON-safe test are stored as they are: the whole
+/// handle lands after the opening quote (the bytes after the content fall
+/// in spare capacity, or are overwritten by the closing quote).
+#[inline(always)]
+pub(super) fn quote_if_safe(dst: &mut Vec<u8>, s: &Str, n: usize) -> bool {
+    debug_assert!(n <= INLINE_CAP);
+    let src = (s as *const Str).cast::<u8>();
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: SSE2 is baseline on x86_64; `src` is the 24 initialised bytes
+    // of the handle; `reserve` makes room for the 25 bytes stored after
+    // `len` (quote + 24), of which the first `n + 2` are counted.
+    unsafe {
+        use std::arch::x86_64::*;
+        let v0 = _mm_loadu_si128(src.cast::<__m128i>());
+        let v1 = _mm_loadl_epi64(src.add(16).cast::<__m128i>());
+        let m =
+            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
+        if m & !(u32::MAX << n) != 0 {
+            return false;
+        }
+        dst.reserve(1 + std::mem::size_of::<Str>());
+        let len = dst.len();
+        let p = dst.as_mut_ptr().add(len);
+        *p = b'"';
+        _mm_storeu_si128(p.add(1).cast::<__m128i>(), v0);
+        _mm_storel_epi64(p.add(17).cast::<__m128i>(), v1);
+        *p.add(n + 1) = b'"';
+        dst.set_len(len + n + 2);
+        true
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        if !json_safe_words(words(s), n) {
+            return false;
+        }
+        dst.reserve(1 + std::mem::size_of::<Str>());
+        let len = dst.len();
+        // SAFETY: as above: room for 25 bytes after `len`, the handle's 24
+        // bytes are initialised and not part of `dst`.
+        unsafe {
+            let p = dst.as_mut_ptr().add(len);
+            *p = b'"';
+            std::ptr::copy_nonoverlapping(src, p.add(1), 24);
+            *p.add(n + 1) = b'"';
+            dst.set_len(len + n + 2);
+        }
+        true
+    }
+}
+
+/// 0xFF in the lanes of `v` that need JSON escaping (see
+/// [`json_safe_sse2`]).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn bad_sse2(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; register-only intrinsics.
+    unsafe {
+        let y = _mm_xor_si128(v, _mm_set1_epi8(0x02));
+        let cq = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(0x20)), y);
+        _mm_or_si128(cq, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)))
+    }
+}
+
+/// JSON-safe test of the 24-byte inline image at `p` with `n` content
+/// bytes, on SSE2 (baseline on x86_64): one 16-byte and one 8-byte load,
+/// the "needs escaping" compare of `simd/facts.rs` (`v ^ 2` maps controls
+/// to 0x00..=0x1F and `"` to 0x20, so "control or quote" is
+/// `min(v ^ 2, 0x20) == v ^ 2`; `\` is one more compare), two movemasks
+/// and the low `n` bits of the 24-bit mask.
+///
+/// # Safety
+/// `p` is readable for 24 bytes.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+unsafe fn json_safe_sse2(p: *const u8, n: usize) -> bool {
+    use std::arch::x86_64::*;
+    debug_assert!(n <= INLINE_CAP);
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads cover bytes
+    // 0..16 and 16..24 of the 24 readable bytes.
+    unsafe {
+        let v0 = _mm_loadu_si128(p.cast::<__m128i>());
+        let v1 = _mm_loadl_epi64(p.add(16).cast::<__m128i>());
+        let m =
+            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
+        m & !(u32::MAX << n) == 0
+    }
 }
 
 /// The facts bits of the inline string `s` of `n` bytes.
@@ -170,6 +272,7 @@ fn ascii_words([w0, w1, w2]: [u64; 3]) -> bool {
 }
 
 /// JSON-safe test of an inline image of `n` bytes (see the module doc).
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
 #[inline(always)]
 fn json_safe_words([w0, w1, w2]: [u64; 3], n: usize) -> bool {
     debug_assert!(n <= INLINE_CAP);
@@ -234,6 +337,14 @@ mod tests {
                     facts::classify_scalar(&v),
                     "facts of {v:?}"
                 );
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                {
+                    let mut img = img;
+                    img[23] = tag(n);
+                    let want = facts::classify_scalar(&v) & facts::JSON_SAFE != 0;
+                    // SAFETY: `img` is 24 readable bytes.
+                    assert_eq!(unsafe { json_safe_sse2(img.as_ptr(), n) }, want, "{v:?}");
+                }
             }
         }
     }

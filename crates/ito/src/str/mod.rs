@@ -13,8 +13,8 @@
 //! heap     [ ptr -> bytes    | len        | 0        | 1 S A 11111 ]
 //!              |
 //!              v  (one allocation)
-//!   [ rc | hash | len | cap | flags ][ bytes ... ]
-//!   '------- 40-byte header -------'   (32 bytes on 32-bit targets)
+//!   [ rc | hash | cap ][ bytes ... ]
+//!   '-- 24-byte header --'
 //! ```
 //!
 //! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
@@ -269,14 +269,14 @@ impl Str {
     ///
     /// # Safety
     /// `bytes` is UTF-8.
-    #[inline(never)]
+    #[inline]
     unsafe fn heap_copy(bytes: &[u8]) -> Str {
         let data = heap::alloc_data(bytes.len());
         // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
         let f = unsafe { facts::copy_classify(bytes, data) };
         // SAFETY: fully written above; header initialised before wrapping.
         unsafe {
-            heap::init_header(data, bytes.len(), bytes.len(), f);
+            heap::init_header(data, bytes.len());
             Str::from_heap_parts(data, bytes.len(), f)
         }
     }
@@ -570,25 +570,7 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
     let l = s.tag() & LEN_MASK;
     if l != PTR_FORM {
-        let n = l as usize - 1;
-        if inline::is_json_safe(s, n) {
-            // Room for the quote and all 24 bytes of the handle: the bytes
-            // after the content land in spare capacity and are overwritten
-            // or left beyond the length.
-            dst.reserve(1 + std::mem::size_of::<Str>());
-            let len = dst.len();
-            // SAFETY: `reserve` made room for 25 more bytes after `len`; the
-            // handle's 24 bytes are initialised (content, zeros, tag) and
-            // are not part of `dst`; the first `n + 2` bytes written are
-            // the quote, the content and the closing quote, and only they
-            // are counted by `set_len`.
-            unsafe {
-                let p = dst.as_mut_ptr().add(len);
-                *p = b'"';
-                std::ptr::copy_nonoverlapping((s as *const Str).cast::<u8>(), p.add(1), 24);
-                *p.add(n + 1) = b'"';
-                dst.set_len(len + n + 2);
-            }
+        if inline::quote_if_safe(dst, s, l as usize - 1) {
             return;
         }
     } else if s.stored_facts() & facts::JSON_SAFE != 0 {
