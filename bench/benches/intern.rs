@@ -510,6 +510,82 @@ fn ratio_report(ids: &[String], words: &[String]) {
             faster,
         );
     }
+    // Collectable interning: `Pool` vs internment's `ArcIntern<str>` (both
+    // free an entry with its last handle). Hit: every string of the data
+    // while every distinct one is held (the returned handle is dropped
+    // inside the timed loop). Miss: every distinct string, handles kept
+    // until after the timing (then dropped, which empties both tables).
+    for (name, data) in [("identifiers", ids), ("twitter words", words)] {
+        let uniq = distinct(data);
+        let pool = ito::Pool::new();
+        let held: Vec<_> = uniq.iter().map(|s| pool.intern(s)).collect();
+        let held_ai: Vec<_> = uniq
+            .iter()
+            .map(|s| internment::ArcIntern::<str>::from(s.as_str()))
+            .collect();
+        let (pool_ref, data_ref) = (&pool, data);
+        let r = best_of(
+            25,
+            &mut [
+                (
+                    "ito Pool",
+                    Box::new(move || {
+                        timed(|| {
+                            data_ref
+                                .iter()
+                                .for_each(|s| drop(black_box(pool_ref.intern(s))))
+                        })
+                    }),
+                ),
+                (
+                    "internment ArcIntern",
+                    Box::new(move || {
+                        timed(|| {
+                            data_ref.iter().for_each(|s| {
+                                drop(black_box(internment::ArcIntern::<str>::from(s.as_str())))
+                            })
+                        })
+                    }),
+                ),
+            ],
+        );
+        print_ratios(&format!("Pool hit {name}"), data.len() as u64, &r, faster);
+        drop((held, held_ai));
+        let fresh_pool = ito::Pool::new();
+        let mut keep = Vec::with_capacity(uniq.len());
+        let mut keep_ai = Vec::with_capacity(uniq.len());
+        let uniq_ref = &uniq;
+        let r = best_of(
+            25,
+            &mut [
+                (
+                    "ito Pool",
+                    Box::new(|| {
+                        let d = timed(|| {
+                            uniq_ref
+                                .iter()
+                                .for_each(|s| keep.push(fresh_pool.intern(s)))
+                        });
+                        keep.clear();
+                        d
+                    }),
+                ),
+                (
+                    "internment ArcIntern",
+                    Box::new(|| {
+                        let d = timed(|| {
+                            uniq_ref.iter().for_each(|s| {
+                                keep_ai.push(internment::ArcIntern::<str>::from(s.as_str()))
+                            })
+                        });
+                        keep_ai.clear();
+                        d
+                    }),
+                ),
+            ],
+        );
+        print_ratios(&format!("Pool miss {name}"), uniq.len() as u64, &r, faster);
+    }
     // 1 MiB similar strings: per string, beside a 1 MiB memcpy.
     let mut buf = vec![b'a'; MIB];
     let mut dst = vec![0u8; MIB];
