@@ -566,14 +566,22 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 /// ito::str::quote_str(&mut out, &ito::Str::from("say \"hi\"\n"));
 /// assert_eq!(out, br#""say \"hi\"\n""#);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
+    // The inline fast path is inlined into the caller (a call and its
+    // prologue cost as much as the work at 11 bytes); the rest is one call.
     let l = s.tag() & LEN_MASK;
-    if l != PTR_FORM {
-        if inline::quote_if_safe(dst, s, l as usize - 1) {
-            return;
-        }
-    } else if s.stored_facts() & facts::JSON_SAFE != 0 {
+    if l != PTR_FORM && inline::quote_if_safe(dst, s, l as usize - 1) {
+        return;
+    }
+    quote_str_other(dst, s)
+}
+
+/// [`quote_str`] of a heap or static `Str`, or of an inline one that needs
+/// escaping.
+#[inline(never)]
+fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
+    if !s.is_inline() && s.stored_facts() & facts::JSON_SAFE != 0 {
         let bytes = s.as_bytes();
         let n = bytes.len();
         dst.reserve(n + 2);
