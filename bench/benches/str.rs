@@ -203,46 +203,54 @@ fn from_and_clone(c: &mut Criterion) {
     g.finish();
 }
 
+/// Criterion group `name`: `quote_str` of `s` beside `peer` writing the
+/// same string into the same (cleared) buffer.
+fn quote_pair(
+    c: &mut Criterion,
+    name: &str,
+    s: &Str,
+    peer_name: &str,
+    peer: impl Fn(&mut Vec<u8>, &Str),
+) {
+    let mut g = c.benchmark_group(name);
+    g.throughput(criterion::Throughput::Bytes(s.len() as u64));
+    quote_case(&mut g, "quote_str", s, ito::str::quote_str);
+    quote_case(&mut g, peer_name, s, peer);
+    g.finish();
+}
+
+/// One case of [`quote_pair`], monomorphised for `f`.
+fn quote_case(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    s: &Str,
+    f: impl Fn(&mut Vec<u8>, &Str),
+) {
+    let mut dst: Vec<u8> = Vec::with_capacity(8192);
+    g.bench_function(id, |bn| {
+        bn.iter(|| {
+            dst.clear();
+            f(&mut dst, black_box(s));
+            black_box(dst.len())
+        })
+    });
+}
+
 fn quote(c: &mut Criterion) {
     let text: String = (0..4096).map(|i| (b'a' + (i % 26) as u8) as char).collect();
     let s = Str::from(text.as_str());
     assert!(s.is_json_safe() && s.is_heap());
-    let mut dst: Vec<u8> = Vec::with_capacity(8192);
-    let mut g = c.benchmark_group("quote_str/4KiB");
-    g.throughput(criterion::Throughput::Bytes(4096));
-    g.bench_function("quote_str", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            ito::str::quote_str(&mut dst, black_box(&s));
-            black_box(dst.len())
-        })
+    quote_pair(c, "quote_str/4KiB", &s, "memcpy", |dst, s| {
+        dst.extend_from_slice(s.as_bytes())
     });
-    g.bench_function("memcpy", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            dst.extend_from_slice(black_box(s.as_bytes()));
-            black_box(dst.len())
-        })
-    });
-    g.finish();
-
     let short = Str::from("short_key_1");
-    let mut g = c.benchmark_group("quote_str/inline_11B");
-    g.bench_function("quote_str", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            ito::str::quote_str(&mut dst, black_box(&short));
-            black_box(dst.len())
-        })
-    });
-    g.bench_function("json::quote", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            ito::json::quote(&mut dst, black_box(short.as_str()));
-            black_box(dst.len())
-        })
-    });
-    g.finish();
+    quote_pair(
+        c,
+        "quote_str/inline_11B",
+        &short,
+        "json::quote",
+        |dst, s| ito::json::quote(dst, s.as_str()),
+    );
 
     let mut out = vec![0u8; 4096];
     let mut g = c.benchmark_group("facts/4KiB");
@@ -446,54 +454,40 @@ fn lifecycle() {
         s.push_str(b);
         s
     };
-    let r = alternate(
+    const BOUND: &str = ">= 0.83 (<= 1.2x)";
+    vs_hand(
         rounds,
-        10_000,
-        &mut op(|| {
+        "format! 36B (3 pieces) per-call",
+        BOUND,
+        || {
             let (a, b) = black_box((a, b));
             drop(black_box(ito::format!("{a}, {b}")))
-        }),
-        &mut op(|| {
+        },
+        || {
             let (a, b) = black_box((a, b));
             drop(black_box(hand2(a, b)))
-        }),
+        },
     );
-    row(
-        "format! 36B (3 pieces) per-call",
-        "String hand-written",
-        ">= 0.83 (<= 1.2x)",
-        r,
-    );
-    let r = alternate(
+    vs_hand(
         rounds,
-        10_000,
-        &mut op(|| {
+        "concat! 36B (3 pieces) per-call",
+        BOUND,
+        || {
             let (a, b) = black_box((a, b));
             drop(black_box(ito::concat!(a, ", ", b)))
-        }),
-        &mut op(|| {
+        },
+        || {
             let (a, b) = black_box((a, b));
             drop(black_box(hand2(a, b)))
-        }),
-    );
-    row(
-        "concat! 36B (3 pieces) per-call",
-        "String hand-written",
-        ">= 0.83 (<= 1.2x)",
-        r,
+        },
     );
     let (ha, hb) = black_box((a, b));
-    let r = alternate(
+    vs_hand(
         rounds,
-        10_000,
-        &mut op(|| drop(black_box(ito::format!("{ha}, {hb}")))),
-        &mut op(|| drop(black_box(hand2(ha, hb)))),
-    );
-    row(
         "format! 36B hoisted (old loop)",
-        "String hand-written",
         "-",
-        r,
+        || drop(black_box(ito::format!("{ha}, {hb}"))),
+        || drop(black_box(hand2(ha, hb))),
     );
     for lens in [[8usize, 16, 12, 20, 4], [30, 50, 40, 60, 20]] {
         let owned: Vec<String> = lens
@@ -518,50 +512,41 @@ fn lifecycle() {
             s.push_str(p5);
             s
         };
-        let r = alternate(
+        vs_hand(
             rounds,
-            10_000,
-            &mut op(|| {
+            &format!("format! {total}B (5 pieces) per-call"),
+            BOUND,
+            || {
                 let (p1, p2, p3, p4, p5) = black_box(ps);
                 drop(black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}")))
-            }),
-            &mut op(|| drop(black_box(hand5(black_box(ps))))),
+            },
+            || drop(black_box(hand5(black_box(ps)))),
         );
-        row(
-            &format!("format! {total}B (5 pieces) per-call"),
-            "String hand-written",
-            ">= 0.83 (<= 1.2x)",
-            r,
-        );
-        let r = alternate(
+        vs_hand(
             rounds,
-            10_000,
-            &mut op(|| {
+            &format!("concat! {total}B (5 pieces) per-call"),
+            BOUND,
+            || {
                 let (p1, p2, p3, p4, p5) = black_box(ps);
                 drop(black_box(ito::concat!(p1, p2, p3, p4, p5)))
-            }),
-            &mut op(|| drop(black_box(hand5(black_box(ps))))),
-        );
-        row(
-            &format!("concat! {total}B (5 pieces) per-call"),
-            "String hand-written",
-            ">= 0.83 (<= 1.2x)",
-            r,
+            },
+            || drop(black_box(hand5(black_box(ps)))),
         );
         let (p1, p2, p3, p4, p5) = black_box(ps);
-        let r = alternate(
+        vs_hand(
             rounds,
-            10_000,
-            &mut op(|| drop(black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}")))),
-            &mut op(|| drop(black_box(hand5((p1, p2, p3, p4, p5))))),
-        );
-        row(
             &format!("format! {total}B hoisted (old loop)"),
-            "String hand-written",
             "-",
-            r,
+            || drop(black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}"))),
+            || drop(black_box(hand5((p1, p2, p3, p4, p5)))),
         );
     }
+}
+
+/// One row of the lifecycle table: `ito` against the hand-written `String`.
+fn vs_hand(rounds: usize, name: &str, target: &str, ito: impl FnMut(), hand: impl FnMut()) {
+    let r = alternate(rounds, 10_000, &mut op(ito), &mut op(hand));
+    row(name, "String hand-written", target, r);
 }
 
 criterion_group!(benches, interp, from_and_clone, quote);
