@@ -1,5 +1,18 @@
 //! JSON string literals: render strings as JSON ([`quote`], [`escape`]) and
 //! read them back ([`unquote`], [`unescape`]), with one-pass SIMD kernels.
+//! On top of them, whole documents: the typed streaming [`Writer`] (std
+//! only; structurally invalid JSON cannot be written through its safe API),
+//! [`RawJson`] fragments written verbatim, and with the `serde` feature a
+//! serializer (`to_vec`, `to_writer`, `to_vec_pretty`, `*_with`
+//! [`Options`]; the `ser` module) byte-identical with serde_json.
+//!
+//! ```
+//! let mut out = Vec::new();
+//! let mut msg = ito::json::Writer::new(&mut out).array();
+//! msg.push("OK").push("ab12").push(true).push("");
+//! msg.end();
+//! assert_eq!(out, br#"["OK","ab12",true,""]"#);
+//! ```
 //!
 //! ```
 //! use ito::json;
@@ -91,10 +104,15 @@
 //! validation speed rather than at copy speed. There is no slice-writing
 //! (`&mut [u8]`) variant yet.
 
+mod emit;
 mod error;
 mod literals;
 mod options;
 mod policy;
+mod raw;
+#[cfg(feature = "serde")]
+pub mod ser;
+mod writer;
 
 use std::borrow::Cow;
 
@@ -102,6 +120,13 @@ pub use crate::str::quote_str;
 pub use error::{Error, ErrorKind};
 pub use literals::{literals, Literals};
 pub use options::Options;
+pub use raw::{RawJson, MAX_DEPTH};
+#[cfg(feature = "serde")]
+pub use ser::{
+    to_string, to_string_pretty, to_string_with, to_vec, to_vec_pretty, to_vec_pretty_with,
+    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Serializer,
+};
+pub use writer::{Array, Key, Object, Scalar, Writer};
 
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;

@@ -38,6 +38,8 @@
 //! Not built: event *signing* (needs secret-key handling, out of scope for a
 //! string toolkit) and NIP-19 bech32 encodings.
 
+#[cfg(feature = "parallel")]
+pub mod batch;
 mod error;
 mod event;
 mod id;

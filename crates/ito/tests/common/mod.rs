@@ -11,6 +11,7 @@
 //! - [`guard`] (unix): buffers that end right before a `PROT_NONE` page, so
 //!   a read or write past the end faults.
 //! - [`proptest_config`]: a proptest case count that shrinks under Miri.
+//! - `signed` (feature `schnorr`): signed events from seeded keys.
 //! - `loom_model` (only under `--cfg loom`): the loom driver of the model
 //!   checks.
 
@@ -24,6 +25,8 @@ pub(crate) mod collide;
 pub(crate) mod guard;
 #[cfg(loom)]
 pub(crate) mod loom_model;
+#[cfg(feature = "schnorr")]
+pub(crate) mod signed;
 
 use proptest::prelude::ProptestConfig;
 
