@@ -357,11 +357,12 @@ pub(crate) fn push_u64(dst: &mut Vec<u8>, mut v: u64) {
     dst.extend_from_slice(&buf[i..]);
 }
 
-/// Outcome of reading a string token.
-struct Str {
-    start: usize,
-    end: usize,
-    escaped: bool,
+/// Outcome of reading a string token: the text between the quotes is
+/// `src[start..end]`, with backslash escapes when `escaped`.
+pub(crate) struct Str {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) escaped: bool,
 }
 
 pub(crate) struct Parser<'a> {
@@ -381,7 +382,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn peek(&mut self) -> Option<u8> {
+    pub(crate) fn peek(&mut self) -> Option<u8> {
         let p = skip_ws(self.src, self.pos);
         self.ws_seen |= p != self.pos;
         self.pos = p;
@@ -389,7 +390,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn eat(&mut self, c: u8, what: &'static str) -> Result<(), Error> {
+    pub(crate) fn eat(&mut self, c: u8, what: &'static str) -> Result<(), Error> {
         if self.peek() == Some(c) {
             self.pos += 1;
             Ok(())
@@ -407,7 +408,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string token (after whitespace): validates it and its UTF-8.
-    fn string(&mut self, what: &'static str) -> Result<Str, Error> {
+    pub(crate) fn string(&mut self, what: &'static str) -> Result<Str, Error> {
         if self.peek() != Some(b'"') {
             return Err(Error::expected(self.src, self.pos, what));
         }
@@ -424,16 +425,29 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+    pub(crate) fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
         let s = self.string("a hex string")?;
+        let raw = &self.src[s.start..s.end];
         if s.escaped {
-            let at = self.src[s.start..s.end]
-                .iter()
-                .position(|&c| c == b'\\')
-                .unwrap_or(0);
-            return Err(Error::new(s.start + at, ErrorKind::EscapedHex));
+            // `"\u0061..."` is the same string as `"a..."`: decode, then
+            // read the hex (errors point at the string's start).
+            let mut buf = Vec::with_capacity(raw.len());
+            scan::unescape_into(&mut buf, raw).map_err(|e| e.shifted(s.start))?;
+            return crate::hex::decode_array_lower::<N>(&buf).map_err(|e| match e {
+                crate::hex::Error::InvalidDigit { byte, .. }
+                | crate::hex::Error::Uppercase { byte, .. } => {
+                    Error::new(s.start, ErrorKind::HexDigit(byte))
+                }
+                _ => Error::new(
+                    s.start,
+                    ErrorKind::HexLength {
+                        expected: 2 * N,
+                        found: buf.len(),
+                    },
+                ),
+            });
         }
-        let digits = &self.src[s.start..s.end];
+        let digits = raw;
         crate::hex::decode_array_lower::<N>(digits).map_err(|e| match e {
             crate::hex::Error::InvalidDigit { offset, byte }
             | crate::hex::Error::Uppercase { offset, byte } => {
@@ -450,7 +464,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A non-negative integer in plain notation, at most `max`.
-    fn uint(&mut self, max: u64) -> Result<u64, Error> {
+    pub(crate) fn uint(&mut self, max: u64) -> Result<u64, Error> {
         let start = match self.peek() {
             Some(b'0'..=b'9') => self.pos,
             Some(b'-') => return Err(Error::new(self.pos, ErrorKind::Number)),
@@ -526,7 +540,7 @@ impl<'a> Parser<'a> {
 
     /// Skips any JSON value, validating it; `depth` is the nesting level of
     /// the container holding it (the event object is level 1).
-    fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
+    pub(crate) fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
         let c = self.peek();
         if matches!(c, Some(b'[' | b'{')) && depth >= MAX_DEPTH {
             return Err(Error::new(self.pos, ErrorKind::TooDeep));
@@ -631,7 +645,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
+    pub(crate) fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
         let s = self.string("a string (field name)")?;
         let raw = &self.src[s.start..s.end];
         let field = if s.escaped {
@@ -646,7 +660,7 @@ impl<'a> Parser<'a> {
         Ok((field, s.start - 1))
     }
 
-    fn event(&mut self) -> Result<Event<'a>, Error> {
+    pub(crate) fn event(&mut self) -> Result<Event<'a>, Error> {
         self.eat(b'{', "`{` (an event object)")?;
         let mut id = None;
         let mut pubkey = None;

@@ -42,15 +42,19 @@
 pub mod batch;
 mod error;
 mod event;
+mod filter;
 mod id;
+mod message;
 mod scan;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Field};
 pub use event::{Event, Tag, TagIter, TagValues, Tags, MAX_DEPTH};
+pub use filter::{matches_any, Filter, SeededHasher, SeededState, Set, TagFilter};
 pub use id::{canonical, event_id, event_id_with, verify_id};
 #[cfg(feature = "schnorr")]
 pub use id::{verify, verify_signature};
+pub use message::ClientMessage;
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
 /// `dst`, without quotes. Any bytes are accepted; bytes >= 0x80 are copied
