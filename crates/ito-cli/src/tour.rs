@@ -454,13 +454,13 @@ fn nostr_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
 pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     let budget = Duration::from_millis(args.millis.max(3));
     let corpus = Corpus::load();
-    println!(
+    crate::io::outln!(
         "ito tour — built-in corpus: twitter.json + citm_catalog.json ({} strings, {} bytes); SIMD kernel: {}",
         corpus.strings.len(),
         corpus.bytes,
         ito::Kernel::best()
     );
-    println!("Every ito result below was first checked against the baseline's output.\n");
+    crate::io::outln!("Every ito result below was first checked against the baseline's output.\n");
     let mut rows = Vec::new();
     json_section(&corpus, budget, &mut rows)?;
     interpolation_section(budget, &mut rows)?;
@@ -483,9 +483,14 @@ fn print_table(rows: &[Row]) {
         .max()
         .unwrap_or(0)
         .max(8);
-    println!(
+    crate::io::outln!(
         "{:width$}  {:>12}  {:base_width$}  {:>12}  {:>7}  {:>13}",
-        "what", "ito", "baseline", "baseline", "ratio", "allocs/call"
+        "what",
+        "ito",
+        "baseline",
+        "baseline",
+        "ratio",
+        "allocs/call"
     );
     for row in rows {
         let allocs = match row.allocs {
@@ -493,7 +498,7 @@ fn print_table(rows: &[Row]) {
             None => String::new(),
         };
         let pad = width - row.what.chars().count();
-        println!(
+        crate::io::outln!(
             "{}{:pad$}  {}  {:base_width$}  {}  {:6.1}×  {:>13}",
             row.what,
             "",
