@@ -902,3 +902,46 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The index finds exactly the filters a loop over all of them finds,
+    /// after inserts and removals.
+    #[test]
+    fn filter_index_agrees_with_a_loop(
+        filters in prop::collection::vec(filter_strategy(), 0..40),
+        events in prop::collection::vec(event_strategy(), 1..8),
+        remove in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
+    ) {
+        let texts: Vec<String> = filters.iter().map(|f| f.to_string()).collect();
+        let parsed: Vec<Filter<'static>> = texts.iter().map(|t| Filter::parse(t.as_bytes()).unwrap().into_owned()).collect();
+        let mut index = nostr::FilterIndex::new();
+        let mut live: Vec<Option<&Filter<'static>>> = Vec::new();
+        for f in &parsed {
+            prop_assert_eq!(index.insert(f.clone()) as usize, live.len());
+            live.push(Some(f));
+        }
+        if !parsed.is_empty() {
+            for r in &remove {
+                let n = r.index(parsed.len());
+                prop_assert_eq!(index.remove(n as u32).is_some(), live[n].is_some());
+                live[n] = None;
+            }
+        }
+        prop_assert_eq!(index.len(), live.iter().flatten().count());
+        let mut hits = Vec::new();
+        for event in &events {
+            let text = event.to_string();
+            let event = Event::parse(text.as_bytes()).unwrap();
+            index.matches(&event, &mut hits);
+            let want: Vec<u32> = live
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.is_some_and(|f| f.matches(&event)))
+                .map(|(n, _)| n as u32)
+                .collect();
+            prop_assert_eq!(&hits, &want);
+        }
+    }
+}

@@ -44,6 +44,7 @@ mod error;
 mod event;
 mod filter;
 mod id;
+mod index;
 mod message;
 mod scan;
 pub mod text;
@@ -54,6 +55,7 @@ pub use filter::{matches_any, Filter, SeededHasher, SeededState, Set, TagFilter}
 pub use id::{canonical, event_id, event_id_with, verify_id};
 #[cfg(feature = "schnorr")]
 pub use id::{verify, verify_signature};
+pub use index::FilterIndex;
 pub use message::ClientMessage;
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
