@@ -7,6 +7,7 @@
 //! [`similar`]) so that `intern` and `intern_local` print the same lines
 //! from one source.
 
+pub mod docs;
 pub mod latency;
 pub mod report;
 pub mod similar;

@@ -33,6 +33,21 @@ pub enum ErrorKind {
     MissingQuote,
     /// [`unquote`](super::unquote) input without a closing `"`.
     Unterminated,
+    /// [`RawJson`](super::RawJson) validation: a byte that cannot appear
+    /// here in a JSON document.
+    UnexpectedByte(u8),
+    /// [`RawJson`](super::RawJson) validation: the input ends before the
+    /// value is complete.
+    Truncated,
+    /// [`RawJson`](super::RawJson) validation: a number that breaks
+    /// JSON's grammar (`01` ends at `0`; `1.`, `-`, `1e` are errors).
+    InvalidNumber,
+    /// [`RawJson`](super::RawJson) validation: something other than
+    /// whitespace after the value.
+    TrailingCharacters,
+    /// [`RawJson`](super::RawJson) validation: more than
+    /// [`MAX_DEPTH`](super::MAX_DEPTH) nested objects and arrays.
+    TooDeep,
 }
 
 /// An error of the JSON string codec: a byte offset into the input and an
@@ -111,6 +126,16 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Unterminated => {
                 f.write_str("unterminated string: no closing `\"` before the end of input")
             }
+            ErrorKind::UnexpectedByte(c) if c.is_ascii_graphic() => {
+                write!(f, "unexpected `{}`", c as char)
+            }
+            ErrorKind::UnexpectedByte(c) => write!(f, "unexpected byte 0x{c:02X}"),
+            ErrorKind::Truncated => f.write_str("input ends before the JSON value is complete"),
+            ErrorKind::InvalidNumber => f.write_str("invalid number"),
+            ErrorKind::TrailingCharacters => {
+                f.write_str("trailing characters after the JSON value")
+            }
+            ErrorKind::TooDeep => f.write_str("objects and arrays nested too deeply"),
         }
     }
 }

@@ -91,10 +91,15 @@
 //! validation speed rather than at copy speed. There is no slice-writing
 //! (`&mut [u8]`) variant yet.
 
+mod emit;
 mod error;
 mod literals;
 mod options;
 mod policy;
+mod raw;
+#[cfg(feature = "serde")]
+pub mod ser;
+mod writer;
 
 use std::borrow::Cow;
 
@@ -102,6 +107,13 @@ pub use crate::str::quote_str;
 pub use error::{Error, ErrorKind};
 pub use literals::{literals, Literals};
 pub use options::Options;
+pub use raw::{RawJson, MAX_DEPTH};
+#[cfg(feature = "serde")]
+pub use ser::{
+    to_string, to_string_pretty, to_string_with, to_vec, to_vec_pretty, to_vec_pretty_with,
+    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Serializer,
+};
+pub use writer::{Array, Key, Object, Scalar, Writer};
 
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;

@@ -235,6 +235,11 @@ mod serde_impls {
 
     impl Serialize for Str {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            // ito's JSON serializer copies a JSON-safe Str without a scan;
+            // every serializer sees a plain string.
+            if self.is_json_safe() {
+                return crate::json::ser::serialize_json_safe_str(self.as_str(), s);
+            }
             s.serialize_str(self.as_str())
         }
     }

@@ -1,0 +1,335 @@
+//! The token emitter shared by [`Writer`](super::Writer) and the serde
+//! serializer: every byte of a JSON document that is not structure-tracking
+//! is written here, straight into a `Vec<u8>`.
+//!
+//! Each token costs one capacity check (`reserve` of its worst-case size)
+//! followed by unchecked stores into the spare capacity and one length
+//! update:
+//!
+//! ```text
+//! integer:  itoa into a stack buffer -> reserve(len) -> overlapping copy
+//! float:    finite? zmij into a stack buffer -> same : "null"
+//! key:      clean and <= 16 bytes? reserve(len + 4) -> `,"key":` stored
+//!           as two overlapping words : `,` + quote(key) + `:`
+//! string:   json::quote (SIMD kernels), or quote_with under Options
+//! ```
+//!
+//! Numbers are `itoa`'s and `zmij`'s text, the crates serde_json uses, so
+//! they are byte-identical with serde_json's. Non-finite floats are `null`,
+//! as serde_json writes them.
+
+use super::{quote, quote_with, Options};
+use crate::simd::json::swar_special;
+use crate::Str;
+
+/// The escaping in force: `None` is the default policy (SIMD kernels,
+/// serde_json's bytes); `Some` carries non-default [`Options`].
+pub(crate) type Esc<'a> = Option<&'a Options>;
+
+/// `None` for options whose escaping is the default, so the hot path tests
+/// one pointer per string.
+#[inline]
+pub(crate) fn esc(options: &Options) -> Esc<'_> {
+    if options.default_escaping() {
+        None
+    } else {
+        Some(options)
+    }
+}
+
+/// Copies `n` bytes from `src` to `dst` with at most two overlapping loads
+/// and stores per width (no `memcpy` call for short, variable lengths).
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `n` bytes, and they must
+/// not overlap.
+#[inline(always)]
+pub(crate) unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: in every branch, each load and store lies in [0, n) of its
+    // buffer, by the length test guarding it; the caller guarantees those.
+    unsafe {
+        if n >= 16 {
+            if n > 32 {
+                std::ptr::copy_nonoverlapping(src, dst, n);
+                return;
+            }
+            let a = (src as *const [u8; 16]).read_unaligned();
+            let b = (src.add(n - 16) as *const [u8; 16]).read_unaligned();
+            (dst as *mut [u8; 16]).write_unaligned(a);
+            (dst.add(n - 16) as *mut [u8; 16]).write_unaligned(b);
+        } else if n >= 8 {
+            let a = (src as *const u64).read_unaligned();
+            let b = (src.add(n - 8) as *const u64).read_unaligned();
+            (dst as *mut u64).write_unaligned(a);
+            (dst.add(n - 8) as *mut u64).write_unaligned(b);
+        } else if n >= 4 {
+            let a = (src as *const u32).read_unaligned();
+            let b = (src.add(n - 4) as *const u32).read_unaligned();
+            (dst as *mut u32).write_unaligned(a);
+            (dst.add(n - 4) as *mut u32).write_unaligned(b);
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+    }
+}
+
+/// Appends `bytes` (short: numbers, punctuation) with one reserve.
+#[inline(always)]
+pub(crate) fn bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    out.reserve(n);
+    // SAFETY: `n` bytes of spare capacity were reserved; `bytes` is not
+    // part of `out` (it is borrowed separately).
+    unsafe {
+        let len = out.len();
+        copy_short(bytes.as_ptr(), out.as_mut_ptr().add(len), n);
+        out.set_len(len + n);
+    }
+}
+
+/// Appends one byte (one reserve, one store).
+#[inline(always)]
+pub(crate) fn byte(out: &mut Vec<u8>, b: u8) {
+    out.push(b);
+}
+
+/// Appends `bytes` between double quotes (one reserve): quoted numbers
+/// (map keys) and strings already known to need no escaping.
+#[inline(always)]
+pub(crate) fn quoted_verbatim(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    out.reserve(n + 2);
+    // SAFETY: n + 2 bytes of spare capacity were reserved and are all
+    // written before `set_len`; `bytes` does not overlap `out`.
+    unsafe {
+        let len = out.len();
+        let p = out.as_mut_ptr().add(len);
+        *p = b'"';
+        copy_short(bytes.as_ptr(), p.add(1), n);
+        *p.add(n + 1) = b'"';
+        out.set_len(len + n + 2);
+    }
+}
+
+/// `null`.
+#[inline(always)]
+pub(crate) fn null(out: &mut Vec<u8>) {
+    bytes(out, b"null");
+}
+
+/// `true` or `false`.
+#[inline(always)]
+pub(crate) fn bool(out: &mut Vec<u8>, v: bool) {
+    bytes(out, if v { b"true" } else { b"false" });
+}
+
+/// An integer as `itoa` writes it.
+#[inline(always)]
+pub(crate) fn int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
+    let mut buf = itoa::Buffer::new();
+    bytes(out, buf.format(v).as_bytes());
+}
+
+/// An integer in quotes (a map key).
+#[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn int_quoted<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
+    let mut buf = itoa::Buffer::new();
+    quoted_verbatim(out, buf.format(v).as_bytes());
+}
+
+/// A float as `zmij` writes it (serde_json's text); `null` if not finite.
+#[inline(always)]
+pub(crate) fn float<F: zmij::Float + Finite>(out: &mut Vec<u8>, v: F) {
+    if v.finite() {
+        let mut buf = zmij::Buffer::new();
+        bytes(out, buf.format_finite(v).as_bytes());
+    } else {
+        null(out);
+    }
+}
+
+/// A finite float in quotes (a map key); the caller checks finiteness.
+#[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn float_quoted<F: zmij::Float>(out: &mut Vec<u8>, v: F) {
+    let mut buf = zmij::Buffer::new();
+    quoted_verbatim(out, buf.format_finite(v).as_bytes());
+}
+
+/// `is_finite` for the two float types `zmij` formats.
+pub(crate) trait Finite: Copy {
+    /// Neither NaN nor infinite.
+    fn finite(self) -> bool;
+}
+
+impl Finite for f32 {
+    #[inline(always)]
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Finite for f64 {
+    #[inline(always)]
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+/// A string literal under `esc`.
+#[inline(always)]
+pub(crate) fn str(out: &mut Vec<u8>, s: &str, esc: Esc<'_>) {
+    match esc {
+        None => quote(out, s),
+        Some(o) => quote_with(out, s, o),
+    }
+}
+
+/// A [`Str`] literal under `esc`: a JSON-safe `Str` is copied without a
+/// scan under the default policy.
+#[inline(always)]
+pub(crate) fn ito_str(out: &mut Vec<u8>, s: &Str, esc: Esc<'_>) {
+    match esc {
+        None => crate::str::quote_str(out, s),
+        Some(o) => quote_with(out, s.as_str(), o),
+    }
+}
+
+/// A string known to hold no `"`, `\` or control byte (a JSON-safe `Str`):
+/// copied between quotes without a scan under the default policy.
+#[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn safe_str(out: &mut Vec<u8>, s: &str, esc: Esc<'_>) {
+    match esc {
+        None => quoted_verbatim(out, s.as_bytes()),
+        Some(o) => quote_with(out, s, o),
+    }
+}
+
+/// Whether a key of at most 16 bytes needs no escaping, read as two
+/// overlapping words (`None` for longer keys).
+#[inline(always)]
+fn short_clean_words(k: &[u8]) -> Option<(u64, u64)> {
+    let n = k.len();
+    if !(8..=16).contains(&n) {
+        return None;
+    }
+    let p = k.as_ptr();
+    // SAFETY: 8 <= n, so both 8-byte loads lie inside `k`.
+    let (lo, hi) = unsafe {
+        (
+            (p as *const u64).read_unaligned(),
+            (p.add(n - 8) as *const u64).read_unaligned(),
+        )
+    };
+    if swar_special(u64::from_le(lo)) | swar_special(u64::from_le(hi)) != 0 {
+        return None;
+    }
+    Some((lo, hi))
+}
+
+/// An object key with what precedes and follows it in compact output:
+/// `,"key":` (no comma for the first key). Keys of 8..=16 clean bytes (most
+/// struct field names) cost one reserve and four stores; others go through
+/// the string kernels.
+#[inline(always)]
+pub(crate) fn key(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
+    let b = k.as_bytes();
+    let n = b.len();
+    if esc.is_none() {
+        if let Some((lo, hi)) = short_clean_words(b) {
+            let c = !first as usize;
+            out.reserve(n + 4);
+            // SAFETY: n + 4 >= c + n + 3 bytes reserved; every store lies
+            // in [0, c + n + 3), all of which is written before `set_len`.
+            unsafe {
+                let len = out.len();
+                let p = out.as_mut_ptr().add(len);
+                *p = b',';
+                let q = p.add(c);
+                *q = b'"';
+                (q.add(1) as *mut u64).write_unaligned(lo);
+                (q.add(1 + n - 8) as *mut u64).write_unaligned(hi);
+                *q.add(n + 1) = b'"';
+                *q.add(n + 2) = b':';
+                out.set_len(len + c + n + 3);
+            }
+            return;
+        }
+    }
+    key_slow(out, first, k, esc);
+}
+
+#[inline(always)]
+fn key_slow(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
+    if !first {
+        out.push(b',');
+    }
+    str(out, k, esc);
+    out.push(b':');
+}
+
+/// Two-space indentation for pretty output: `,` (unless first), a newline
+/// and `depth` indents.
+#[inline]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn newline_indent(out: &mut Vec<u8>, first: bool, depth: usize) {
+    const SPACES: [u8; 64] = [b' '; 64];
+    if !first {
+        out.push(b',');
+    }
+    out.push(b'\n');
+    let mut left = depth * 2;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..n]);
+        left -= n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_short_every_length() {
+        let src: Vec<u8> = (0..40u8).collect();
+        for n in 0..=40 {
+            let mut dst = [0xAAu8; 48];
+            // SAFETY: both buffers hold at least n bytes.
+            unsafe { copy_short(src.as_ptr(), dst.as_mut_ptr(), n) };
+            assert_eq!(&dst[..n], &src[..n], "n = {n}");
+            assert!(dst[n..].iter().all(|&b| b == 0xAA), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn keys_match_the_slow_path() {
+        let names = [
+            "",
+            "a",
+            "id",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "0123456789abcdef",
+            "0123456789abcdefg",
+            "with\"quote",
+            "tab\there!",
+            "é accents",
+            "slash/es",
+        ];
+        for k in names {
+            for first in [true, false] {
+                let mut fast = b"{".to_vec();
+                key(&mut fast, first, k, None);
+                let mut slow = b"{".to_vec();
+                key_slow(&mut slow, first, k, None);
+                assert_eq!(fast, slow, "{k:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,937 @@
+//! A serde serializer for JSON documents, byte-identical with serde_json
+//! (compact, and pretty with two-space indentation), on ito's string
+//! kernels. Behind the `serde` feature.
+//!
+//! ```
+//! #[derive(serde::Serialize)]
+//! struct Event<'a> { id: &'a str, kind: u16, tags: Vec<Vec<&'a str>>, score: f64 }
+//!
+//! let e = Event { id: "ab", kind: 1, tags: vec![vec!["p", "cd"]], score: 0.5 };
+//! let json = ito::json::to_vec(&e).unwrap();
+//! assert_eq!(json, br#"{"id":"ab","kind":1,"tags":[["p","cd"]],"score":0.5}"#);
+//! assert_eq!(json, serde_json::to_vec(&e).unwrap());
+//! ```
+//!
+//! # How it works
+//!
+//! The structure walk is serde_json's, state for state (so even unusual
+//! `Serialize` impls produce the same bytes); the tokens come from the
+//! emitter [`Writer`](super::Writer) also uses. Output always goes into a
+//! `Vec<u8>`, never through one `io::Write` call per token:
+//!
+//! ```text
+//! struct field:  `,"name":` in one reserve (clean names of 8..=16 bytes
+//!                as two overlapping words), then the value
+//! string:        json::quote (SIMD); a JSON-safe Str: one memcpy
+//! number:        itoa / zmij into a stack buffer, one reserve, one copy
+//! to_writer:     the same into a reused per-thread buffer, handed to the
+//!                writer every 64 KiB at element boundaries and at the end
+//! ```
+//!
+//! Pretty output is the same walker with a `const PRETTY: bool` parameter,
+//! so compact output carries no pretty-printing branches.
+//!
+//! [`Str`](crate::Str) recognises this serializer (by the `TypeId` of the
+//! serializer type, lifetimes erased) and hands a JSON-safe string over
+//! without a scan; every other serializer sees `serialize_str`.
+//! [`RawJson`] is passed as a newtype struct with a private name that only
+//! this serializer understands (as serde_json does for `RawValue`): here it
+//! is written verbatim, elsewhere it is its text as a string.
+
+mod error;
+mod key;
+mod raw;
+
+use std::cell::Cell;
+use std::fmt;
+use std::io;
+
+use serde::ser::{self, Serialize};
+
+pub use error::{Category, Error};
+
+use super::emit::{self, Esc};
+use super::{Options, RawJson};
+
+/// A serializer that appends JSON to a `Vec<u8>`; `PRETTY` selects
+/// serde_json's pretty layout (two-space indentation).
+///
+/// Use it through [`to_vec`] and friends, or directly with any serde glue:
+///
+/// ```
+/// use serde::Serialize;
+/// let mut out = b"data: ".to_vec();
+/// vec![1, 2].serialize(&mut ito::json::Serializer::new(&mut out)).unwrap();
+/// assert_eq!(out, b"data: [1,2]");
+///
+/// let mut out = Vec::new();
+/// let opts = ito::json::Options::new().ascii_only(true);
+/// "é".serialize(&mut ito::json::Serializer::pretty(&mut out).with_options(&opts)).unwrap();
+/// assert_eq!(out, br#""\u00e9""#);
+/// ```
+pub struct Serializer<'a, const PRETTY: bool = false> {
+    out: &'a mut Vec<u8>,
+    esc: Esc<'a>,
+    /// Pretty only: the current indentation level.
+    depth: usize,
+    /// Pretty only: whether the innermost open container has a value
+    /// (serde_json's `PrettyFormatter::has_value`).
+    has_value: bool,
+    /// `to_writer`: where full chunks go.
+    sink: Option<&'a mut dyn io::Write>,
+    /// Flush to `sink` once `out` is this long (`usize::MAX` without one).
+    flush_at: usize,
+}
+
+impl<'a> Serializer<'a, false> {
+    /// A compact serializer appending to `out`.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut out = Vec::new();
+    /// (1, "a").serialize(&mut ito::json::Serializer::new(&mut out)).unwrap();
+    /// assert_eq!(out, br#"[1,"a"]"#);
+    /// ```
+    #[inline]
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        Serializer::with_parts(out, None, None)
+    }
+}
+
+impl<'a> Serializer<'a, true> {
+    /// A pretty serializer (serde_json's `to_vec_pretty` layout) appending
+    /// to `out`.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut out = Vec::new();
+    /// [1, 2].serialize(&mut ito::json::Serializer::pretty(&mut out)).unwrap();
+    /// assert_eq!(out, b"[\n  1,\n  2\n]");
+    /// ```
+    #[inline]
+    pub fn pretty(out: &'a mut Vec<u8>) -> Self {
+        Serializer::with_parts(out, None, None)
+    }
+}
+
+/// Where `to_writer` stops to hand a chunk to the writer.
+const CHUNK: usize = 64 << 10;
+
+impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
+    #[inline]
+    fn with_parts(out: &'a mut Vec<u8>, esc: Esc<'a>, sink: Option<&'a mut dyn io::Write>) -> Self {
+        let flush_at = if sink.is_some() { CHUNK } else { usize::MAX };
+        Serializer {
+            out,
+            esc,
+            depth: 0,
+            has_value: false,
+            sink,
+            flush_at,
+        }
+    }
+
+    /// Escapes every string and key under `options` (see [`Options`]).
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let opts = ito::json::Options::new().escape_slash(true);
+    /// let mut out = Vec::new();
+    /// "</a>".serialize(&mut ito::json::Serializer::new(&mut out).with_options(&opts)).unwrap();
+    /// assert_eq!(out, br#""<\/a>""#);
+    /// ```
+    #[must_use]
+    pub fn with_options(mut self, options: &'a Options) -> Self {
+        self.esc = emit::esc(options);
+        self
+    }
+
+    #[inline(always)]
+    fn begin(&mut self, open: u8) {
+        if PRETTY {
+            self.depth += 1;
+            self.has_value = false;
+        }
+        emit::byte(self.out, open);
+    }
+
+    #[inline(always)]
+    fn end(&mut self, close: u8) {
+        if PRETTY {
+            self.depth -= 1;
+            if self.has_value {
+                emit::newline_indent(self.out, true, self.depth);
+            }
+        }
+        emit::byte(self.out, close);
+    }
+
+    /// What precedes an array element (or a map key that is not a plain
+    /// string): `,` or the pretty newline and indentation.
+    #[inline(always)]
+    fn separator(&mut self, first: bool) {
+        if PRETTY {
+            emit::newline_indent(self.out, first, self.depth);
+        } else if !first {
+            emit::byte(self.out, b',');
+        }
+    }
+
+    /// What follows a key.
+    #[inline(always)]
+    fn colon(&mut self) {
+        if PRETTY {
+            emit::bytes(self.out, b": ");
+        } else {
+            emit::byte(self.out, b':');
+        }
+    }
+
+    /// A string key with its separator and colon.
+    #[inline(always)]
+    fn str_key(&mut self, first: bool, k: &str) {
+        if PRETTY {
+            emit::newline_indent(self.out, first, self.depth);
+            emit::str(self.out, k, self.esc);
+            emit::bytes(self.out, b": ");
+        } else {
+            emit::key(self.out, first, k, self.esc);
+        }
+    }
+
+    /// After each element or member: note it (pretty) and hand a full
+    /// chunk to the writer (`to_writer`).
+    #[inline(always)]
+    fn value_done(&mut self) -> Result<(), Error> {
+        if PRETTY {
+            self.has_value = true;
+        }
+        if self.out.len() >= self.flush_at {
+            return self.flush();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flush(&mut self) -> Result<(), Error> {
+        if let Some(sink) = self.sink.as_mut() {
+            sink.write_all(self.out).map_err(Error::io)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    /// `{"variant":` — the wrapper of the externally tagged enum variants.
+    #[inline]
+    fn begin_variant(&mut self, variant: &'static str) {
+        self.begin(b'{');
+        self.str_key(true, variant);
+    }
+
+    /// Closes the wrapper opened by `begin_variant`.
+    #[inline]
+    fn end_variant(&mut self) {
+        if PRETTY {
+            self.has_value = true;
+        }
+        self.end(b'}');
+    }
+
+    /// A JSON-safe string, copied without a scan (the `Str` hook).
+    #[inline]
+    pub(crate) fn write_safe_str(&mut self, s: &str) {
+        emit::safe_str(self.out, s, self.esc);
+    }
+}
+
+/// The state of an open array or object, returned by the [`Serializer`]'s
+/// `serialize_seq`, `serialize_map`, `serialize_struct` and their
+/// relatives (serde's `SerializeSeq`, `SerializeMap`, … traits).
+pub struct Compound<'s, 'a, const PRETTY: bool> {
+    ser: &'s mut Serializer<'a, PRETTY>,
+    state: State,
+}
+
+/// serde_json's states: a container declared empty was closed at once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Empty,
+    First,
+    Rest,
+}
+
+impl<'s, 'a, const P: bool> Compound<'s, 'a, P> {
+    #[inline(always)]
+    fn open(ser: &'s mut Serializer<'a, P>, open: u8, close: u8, len: Option<usize>) -> Self {
+        ser.begin(open);
+        let state = if len == Some(0) {
+            ser.end(close);
+            State::Empty
+        } else {
+            State::First
+        };
+        Compound { ser, state }
+    }
+
+    #[inline(always)]
+    fn take_first(&mut self) -> bool {
+        let first = self.state == State::First;
+        self.state = State::Rest;
+        first
+    }
+
+    #[inline(always)]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        let first = self.take_first();
+        self.ser.separator(first);
+        value.serialize(&mut *self.ser)?;
+        self.ser.value_done()
+    }
+
+    #[inline(always)]
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        let first = self.take_first();
+        self.ser.str_key(first, key);
+        value.serialize(&mut *self.ser)?;
+        self.ser.value_done()
+    }
+
+    #[inline(always)]
+    fn close(self, close: u8) -> Result<(), Error> {
+        if self.state != State::Empty {
+            self.ser.end(close);
+        }
+        Ok(())
+    }
+}
+
+impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'s, 'a, P>;
+    type SerializeTuple = Compound<'s, 'a, P>;
+    type SerializeTupleStruct = Compound<'s, 'a, P>;
+    type SerializeTupleVariant = Compound<'s, 'a, P>;
+    type SerializeMap = Compound<'s, 'a, P>;
+    type SerializeStruct = Compound<'s, 'a, P>;
+    type SerializeStructVariant = Compound<'s, 'a, P>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        emit::bool(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        emit::int(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        emit::float(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        emit::float(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        emit::str(self.out, v.encode_utf8(&mut [0; 4]), self.esc);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        emit::str(self.out, v, self.esc);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        // serde_json writes bytes as an array of numbers.
+        use ser::SerializeSeq;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<(), Error> {
+        emit::null(self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<(), Error> {
+        emit::null(self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        emit::null(self.out);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        emit::str(self.out, variant, self.esc);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        if raw::is_token(name) {
+            return value.serialize(raw::Verbatim(self.out));
+        }
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.begin_variant(variant);
+        value.serialize(&mut *self)?;
+        self.end_variant();
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'a, P>, Error> {
+        Ok(Compound::open(self, b'[', b']', len))
+    }
+
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'a, P>, Error> {
+        Ok(Compound::open(self, b'[', b']', Some(len)))
+    }
+
+    #[inline]
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'a, P>, Error> {
+        Ok(Compound::open(self, b'[', b']', Some(len)))
+    }
+
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'a, P>, Error> {
+        self.begin_variant(variant);
+        Ok(Compound::open(self, b'[', b']', Some(len)))
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'a, P>, Error> {
+        Ok(Compound::open(self, b'{', b'}', len))
+    }
+
+    #[inline]
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'a, P>, Error> {
+        Ok(Compound::open(self, b'{', b'}', Some(len)))
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'a, P>, Error> {
+        self.begin_variant(variant);
+        Ok(Compound::open(self, b'{', b'}', Some(len)))
+    }
+
+    fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), Error> {
+        emit::byte(self.out, b'"');
+        let mut escaper = Escaper {
+            out: self.out,
+            esc: self.esc,
+        };
+        // Writing into a Vec cannot fail; an error here is the Display
+        // impl's own, which serde_json also passes on.
+        fmt::Write::write_fmt(&mut escaper, format_args!("{value}")).map_err(|_| {
+            <Error as ser::Error>::custom("a Display implementation returned an error unexpectedly")
+        })?;
+        emit::byte(self.out, b'"');
+        Ok(())
+    }
+}
+
+/// `fmt::Write` that escapes each fragment into the output (`collect_str`).
+struct Escaper<'x> {
+    out: &'x mut Vec<u8>,
+    esc: Esc<'x>,
+}
+
+impl fmt::Write for Escaper<'_> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        match self.esc {
+            None => super::escape(self.out, s),
+            Some(o) => super::escape_with(self.out, s, o),
+        }
+        Ok(())
+    }
+}
+
+impl<const P: bool> ser::SerializeSeq for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.close(b']')
+    }
+}
+
+impl<const P: bool> ser::SerializeTuple for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.close(b']')
+    }
+}
+
+impl<const P: bool> ser::SerializeTupleStruct for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.close(b']')
+    }
+}
+
+impl<const P: bool> ser::SerializeTupleVariant for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        if self.state != State::Empty {
+            ser.end(b']');
+        }
+        ser.end_variant();
+        Ok(())
+    }
+}
+
+impl<const P: bool> ser::SerializeMap for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), Error> {
+        let first = self.take_first();
+        key.serialize(key::MapKey {
+            ser: &mut *self.ser,
+            first,
+        })
+    }
+
+    #[inline]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.ser)?;
+        self.ser.value_done()
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.close(b'}')
+    }
+}
+
+impl<const P: bool> ser::SerializeStruct for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        self.close(b'}')
+    }
+}
+
+impl<const P: bool> ser::SerializeStructVariant for Compound<'_, '_, P> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        if self.state != State::Empty {
+            ser.end(b'}');
+        }
+        ser.end_variant();
+        Ok(())
+    }
+}
+
+/// The `Str` hook: `Str`'s `Serialize` calls this for a JSON-safe string.
+/// On ito's own serializer (compact or pretty, value or map key) the text
+/// is copied without a scan; any other serializer gets `serialize_str`.
+#[inline]
+pub(crate) fn serialize_json_safe_str<S: ser::Serializer>(
+    text: &str,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    macro_rules! ours {
+        ($ty:ty, |$ser:ident| $write:expr) => {
+            if typeid::of::<S>() == typeid::of::<$ty>() {
+                let s = std::mem::ManuallyDrop::new(s);
+                // SAFETY: `S` is `$ty` up to lifetimes (equal TypeIds of the
+                // lifetime-erased types), so this is a bitwise move of the
+                // same type; the lifetimes chosen here do not outlive the
+                // call, and only bytes (no references) are stored through
+                // it. `s` is not used or dropped afterwards.
+                let $ser: $ty = unsafe { std::mem::transmute_copy(&*s) };
+                $write;
+                debug_assert_eq!(std::mem::size_of::<S::Ok>(), 0);
+                // SAFETY: `S::Ok` is `()` for every serializer type above.
+                return Ok(unsafe { std::mem::transmute_copy::<(), S::Ok>(&()) });
+            }
+        };
+    }
+    ours!(&mut Serializer<'_, false>, |ser| ser.write_safe_str(text));
+    ours!(&mut Serializer<'_, true>, |ser| ser.write_safe_str(text));
+    ours!(key::MapKey<'_, '_, false>, |k| k.write_safe_str(text));
+    ours!(key::MapKey<'_, '_, true>, |k| k.write_safe_str(text));
+    s.serialize_str(text)
+}
+
+impl Serialize for RawJson {
+    /// ito's serializer writes the text verbatim; other serializers see it
+    /// as a string holding the JSON text.
+    ///
+    /// ```
+    /// let raw = ito::json::RawJson::new(r#"{"a": 1}"#).unwrap();
+    /// assert_eq!(ito::json::to_vec(&[raw]).unwrap(), br#"[{"a": 1}]"#);
+    /// assert_eq!(serde_json::to_vec(&[raw]).unwrap(), br#"["{\"a\": 1}"]"#);
+    /// ```
+    #[inline]
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(raw::TOKEN, self.as_str())
+    }
+}
+
+thread_local! {
+    /// `to_writer`'s staging buffer, reused across calls on this thread.
+    static STAGE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// The largest staging buffer kept between calls.
+const KEEP: usize = 1 << 20;
+
+fn write_to<W: io::Write, T: ?Sized + Serialize, const P: bool>(
+    mut writer: W,
+    value: &T,
+    options: Option<&Options>,
+) -> Result<(), Error> {
+    let mut buf = STAGE.with(Cell::take);
+    buf.clear();
+    buf.reserve(CHUNK + CHUNK / 4);
+    let result = {
+        let esc = options.and_then(emit::esc);
+        let mut ser = Serializer::<P>::with_parts(&mut buf, esc, Some(&mut writer));
+        value.serialize(&mut ser).and_then(|()| ser.flush())
+    };
+    if buf.capacity() <= KEEP {
+        buf.clear();
+        STAGE.with(|s| s.set(buf));
+    }
+    result
+}
+
+fn vec_from<T: ?Sized + Serialize, const P: bool>(
+    value: &T,
+    options: Option<&Options>,
+) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(128);
+    let esc = options.and_then(emit::esc);
+    value.serialize(&mut Serializer::<P>::with_parts(&mut out, esc, None))?;
+    Ok(out)
+}
+
+fn string_from(bytes: Vec<u8>) -> String {
+    // SAFETY: the serializer writes only UTF-8: `&str` input (escaped or
+    // verbatim), ASCII escapes, numbers and punctuation, and RawJson text,
+    // which is a `str`.
+    unsafe { String::from_utf8_unchecked(bytes) }
+}
+
+/// Serializes `value` as compact JSON, byte-identical with
+/// `serde_json::to_vec`.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// let m: BTreeMap<u32, (bool, Option<char>)> = [(1, (true, Some('x'))), (2, (false, None))].into();
+/// let out = ito::json::to_vec(&m).unwrap();
+/// assert_eq!(out, br#"{"1":[true,"x"],"2":[false,null]}"#);
+/// assert_eq!(out, serde_json::to_vec(&m).unwrap());
+/// ```
+#[inline]
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    vec_from::<T, false>(value, None)
+}
+
+/// [`to_vec`] with every string and key escaped under `options`.
+///
+/// ```
+/// let opts = ito::json::Options::new().ascii_only(true).html_safe(true);
+/// let out = ito::json::to_vec_with(&["<é>"], &opts).unwrap();
+/// assert_eq!(out, br#"["\u003c\u00e9\u003e"]"#);
+/// ```
+pub fn to_vec_with<T: ?Sized + Serialize>(value: &T, options: &Options) -> Result<Vec<u8>, Error> {
+    vec_from::<T, false>(value, Some(options))
+}
+
+/// Serializes `value` as pretty JSON (two-space indentation),
+/// byte-identical with `serde_json::to_vec_pretty`.
+///
+/// ```
+/// let out = ito::json::to_vec_pretty(&serde_json::json!({"a": [1, {}], "b": []})).unwrap();
+/// assert_eq!(out, b"{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
+/// ```
+pub fn to_vec_pretty<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    vec_from::<T, true>(value, None)
+}
+
+/// [`to_vec_pretty`] with every string and key escaped under `options`.
+///
+/// ```
+/// let opts = ito::json::Options::new().escape_slash(true);
+/// let out = ito::json::to_vec_pretty_with(&["a/b"], &opts).unwrap();
+/// assert_eq!(out, b"[\n  \"a\\/b\"\n]");
+/// ```
+pub fn to_vec_pretty_with<T: ?Sized + Serialize>(
+    value: &T,
+    options: &Options,
+) -> Result<Vec<u8>, Error> {
+    vec_from::<T, true>(value, Some(options))
+}
+
+/// [`to_vec`] as a `String`.
+///
+/// ```
+/// assert_eq!(ito::json::to_string(&(1, "é")).unwrap(), r#"[1,"é"]"#);
+/// ```
+pub fn to_string<T: ?Sized + Serialize>(value: &T) -> Result<String, Error> {
+    to_vec(value).map(string_from)
+}
+
+/// [`to_vec_with`] as a `String`.
+///
+/// ```
+/// let opts = ito::json::Options::new().ascii_only(true);
+/// assert_eq!(ito::json::to_string_with(&"é", &opts).unwrap(), r#""\u00e9""#);
+/// ```
+pub fn to_string_with<T: ?Sized + Serialize>(
+    value: &T,
+    options: &Options,
+) -> Result<String, Error> {
+    to_vec_with(value, options).map(string_from)
+}
+
+/// [`to_vec_pretty`] as a `String`.
+///
+/// ```
+/// assert_eq!(ito::json::to_string_pretty(&[()]).unwrap(), "[\n  null\n]");
+/// ```
+pub fn to_string_pretty<T: ?Sized + Serialize>(value: &T) -> Result<String, Error> {
+    to_vec_pretty(value).map(string_from)
+}
+
+/// Serializes `value` as compact JSON into `writer`.
+///
+/// The JSON is staged in a buffer reused across calls on the same thread
+/// and handed to `writer` in chunks of about 64 KiB (never one `write` per
+/// token), so after the first call this allocates nothing of its own.
+/// `writer` is not flushed.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::json::to_writer(&mut out, &[1.5, f64::NAN]).unwrap();
+/// assert_eq!(out, b"[1.5,null]");
+/// ```
+pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<(), Error> {
+    write_to::<W, T, false>(writer, value, None)
+}
+
+/// [`to_writer`] with every string and key escaped under `options`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// let opts = ito::json::Options::new().js_safe(true);
+/// ito::json::to_writer_with(&mut out, &"\u{2028}", &opts).unwrap();
+/// assert_eq!(out, br#""\u2028""#);
+/// ```
+pub fn to_writer_with<W: io::Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+    options: &Options,
+) -> Result<(), Error> {
+    write_to::<W, T, false>(writer, value, Some(options))
+}
+
+/// [`to_writer`] in the pretty layout.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::json::to_writer_pretty(&mut out, &[[1]]).unwrap();
+/// assert_eq!(out, b"[\n  [\n    1\n  ]\n]");
+/// ```
+pub fn to_writer_pretty<W: io::Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+) -> Result<(), Error> {
+    write_to::<W, T, true>(writer, value, None)
+}
+
+/// [`to_writer_pretty`] with every string and key escaped under `options`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// let opts = ito::json::Options::new().uppercase_hex(true);
+/// ito::json::to_writer_pretty_with(&mut out, &["\u{1f}"], &opts).unwrap();
+/// assert_eq!(out, b"[\n  \"\\u001F\"\n]");
+/// ```
+pub fn to_writer_pretty_with<W: io::Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+    options: &Options,
+) -> Result<(), Error> {
+    write_to::<W, T, true>(writer, value, Some(options))
+}

@@ -1,0 +1,529 @@
+//! [`Writer`]: a typed streaming JSON writer over a `&mut Vec<u8>`, for
+//! rendering documents without serde.
+//!
+//! The types carry the structure, so the safe API can only produce valid
+//! JSON:
+//!
+//! - a [`Writer`] is a slot for exactly one value: every method that writes
+//!   a value takes it by value; dropped unused, it writes `null`;
+//! - an [`Object`] takes a key and its value in one call
+//!   ([`Object::field`]), or hands out a [`Writer`] slot, an `Object` or an
+//!   [`Array`] for the value of one key; an [`Array`] likewise per element;
+//! - a nested scope borrows its parent mutably, so the parent cannot be
+//!   written to until the child is finished: scopes close in order;
+//! - dropping a scope closes it (`}` or `]`); [`Object::end`] and
+//!   [`Array::end`] say so explicitly.
+//!
+//! (`std::mem::forget` on a scope or slot skips its closing bytes: the
+//! output is then not JSON, but nothing unsafe happens.)
+//!
+//! Tokens go through the emitter shared with ito's serde serializer: one
+//! capacity check per token, then unchecked stores; strings through the
+//! SIMD escape kernels (or the [`Options`] policies); a JSON-safe
+//! [`Str`] is copied without a scan; integers by `itoa`, floats by `zmij`
+//! (serde_json's text; NaN and infinities as `null`). Nothing is
+//! allocated besides the output `Vec`'s growth.
+//!
+//! Not built: pretty output (use the serializer's `to_vec_pretty`).
+
+use std::borrow::Cow;
+use std::mem::ManuallyDrop;
+
+use super::emit::{self, Esc};
+use super::{Options, RawJson};
+use crate::Str;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A value [`Writer`] can write in one call: strings (`str`, `String`,
+/// [`Str`], `Cow<str>`, `char`), [`RawJson`], `bool`, `()` (as `null`),
+/// every integer and float type, `Option<T>` (`None` as `null`), and
+/// references to these. Sealed.
+///
+/// ```
+/// use ito::json::Writer;
+/// let mut out = Vec::new();
+/// let mut a = Writer::new(&mut out).array();
+/// a.push("s").push(1u8).push(-2i128).push(0.5f32).push(true).push(()).push(None::<u64>);
+/// a.end();
+/// assert_eq!(out, br#"["s",1,-2,0.5,true,null,null]"#);
+/// ```
+pub trait Scalar: sealed::Sealed {
+    #[doc(hidden)]
+    fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>);
+}
+
+/// A string [`Object`] can use as a key: `str`, `String`, [`Str`],
+/// `Cow<str>`, `Box<str>`, and references to these. Sealed.
+///
+/// ```
+/// use ito::json::Writer;
+/// let mut out = Vec::new();
+/// let mut o = Writer::new(&mut out).object();
+/// o.field(ito::Str::from("id"), 1).field(String::from("k"), 2);
+/// o.end();
+/// assert_eq!(out, br#"{"id":1,"k":2}"#);
+/// ```
+pub trait Key: sealed::Sealed {
+    #[doc(hidden)]
+    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>);
+}
+
+macro_rules! scalars {
+    ($($t:ty => |$v:ident, $out:ident, $esc:ident| $body:expr;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            #[inline]
+            fn write_json(&self, $out: &mut Vec<u8>, $esc: Option<&Options>) {
+                let $v = self;
+                $body
+            }
+        }
+    )*};
+}
+
+macro_rules! integers {
+    ($($t:ty)*) => {
+        scalars!($($t => |v, out, _e| emit::int(out, *v);)*);
+    };
+}
+
+integers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+scalars! {
+    str => |v, out, e| emit::str(out, v, e);
+    String => |v, out, e| emit::str(out, v, e);
+    Str => |v, out, e| emit::ito_str(out, v, e);
+    Cow<'_, str> => |v, out, e| emit::str(out, v, e);
+    char => |v, out, e| emit::str(out, v.encode_utf8(&mut [0; 4]), e);
+    RawJson => |v, out, _e| out.extend_from_slice(v.as_bytes());
+    bool => |v, out, _e| emit::bool(out, *v);
+    () => |_v, out, _e| emit::null(out);
+    f32 => |v, out, _e| emit::float(out, *v);
+    f64 => |v, out, _e| emit::float(out, *v);
+}
+
+impl<T: sealed::Sealed + ?Sized> sealed::Sealed for &T {}
+impl<T: Scalar + ?Sized> Scalar for &T {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
+        (**self).write_json(out, esc)
+    }
+}
+
+impl<T: sealed::Sealed + ?Sized> sealed::Sealed for Box<T> {}
+impl<T: Scalar + ?Sized> Scalar for Box<T> {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
+        (**self).write_json(out, esc)
+    }
+}
+
+impl<T: sealed::Sealed> sealed::Sealed for Option<T> {}
+impl<T: Scalar> Scalar for Option<T> {
+    #[inline]
+    fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
+        match self {
+            Some(v) => v.write_json(out, esc),
+            None => emit::null(out),
+        }
+    }
+}
+
+macro_rules! str_keys {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            #[inline]
+            fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
+                emit::key(out, first, self, esc)
+            }
+        }
+    )*};
+}
+
+str_keys!(str, String, Cow<'_, str>, Box<str>);
+
+impl Key for Str {
+    #[inline]
+    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
+        if self.is_json_safe() && esc.is_none() {
+            if !first {
+                emit::byte(out, b',');
+            }
+            emit::quoted_verbatim(out, self.as_bytes());
+            emit::byte(out, b':');
+        } else {
+            emit::key(out, first, self, esc)
+        }
+    }
+}
+
+impl<T: Key + ?Sized> Key for &T {
+    #[inline]
+    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
+        (**self).write_key(out, first, esc)
+    }
+}
+
+/// A slot for exactly one JSON value, appended to a `Vec<u8>`.
+///
+/// Every method writes the value and consumes the slot. A slot dropped
+/// unused writes `null`, so the output is always one complete value. See
+/// the [module docs](self) for the guarantees.
+///
+/// ```
+/// use ito::json::Writer;
+/// let mut out = Vec::new();
+/// let mut event = Writer::new(&mut out).object();
+/// event.field("kind", 1).field("content", "hi \"there\"");
+/// let mut tags = event.array("tags");
+/// tags.array().push("p").push("ab01");
+/// tags.end();
+/// event.end();
+/// assert_eq!(out, br#"{"kind":1,"content":"hi \"there\"","tags":[["p","ab01"]]}"#);
+///
+/// let mut out = Vec::new();
+/// Writer::new(&mut out).value(f64::NAN);
+/// assert_eq!(out, b"null");
+/// ```
+#[must_use = "a Writer writes `null` when dropped unused"]
+pub struct Writer<'a> {
+    out: &'a mut Vec<u8>,
+    esc: Esc<'a>,
+}
+
+impl<'a> Writer<'a> {
+    /// A slot whose value is appended to `out`, with the default (serde_json)
+    /// escaping.
+    ///
+    /// ```
+    /// let mut out = b"prefix ".to_vec();
+    /// ito::json::Writer::new(&mut out).value("x");
+    /// assert_eq!(out, br#"prefix "x""#);
+    /// ```
+    #[inline]
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        Writer { out, esc: None }
+    }
+
+    /// A slot that escapes every string and key under `options` (ASCII-only,
+    /// HTML-safe, …).
+    ///
+    /// ```
+    /// use ito::json::{Options, Writer};
+    /// let mut out = Vec::new();
+    /// let opts = Options::new().html_safe(true);
+    /// Writer::with_options(&mut out, &opts).array().push("<b>");
+    /// assert_eq!(out, br#"["\u003cb\u003e"]"#);
+    /// ```
+    #[inline]
+    pub fn with_options(out: &'a mut Vec<u8>, options: &'a Options) -> Self {
+        Writer {
+            out,
+            esc: emit::esc(options),
+        }
+    }
+
+    /// Disarms the drop guard and hands out the parts.
+    #[inline(always)]
+    fn take(self) -> (&'a mut Vec<u8>, Esc<'a>) {
+        let me = ManuallyDrop::new(self);
+        // SAFETY: `me` is never used or dropped again, so reading the
+        // reference out of it moves it.
+        (unsafe { std::ptr::read(&me.out) }, me.esc)
+    }
+
+    /// Writes one scalar value (see [`Scalar`]).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).value(u64::MAX);
+    /// assert_eq!(out, b"18446744073709551615");
+    /// ```
+    #[inline]
+    pub fn value(self, v: impl Scalar) {
+        let (out, esc) = self.take();
+        v.write_json(out, esc);
+    }
+
+    /// Writes `null`.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).null();
+    /// assert_eq!(out, b"null");
+    /// ```
+    #[inline]
+    pub fn null(self) {
+        let (out, _) = self.take();
+        emit::null(out);
+    }
+
+    /// Starts an object (closed when the [`Object`] is dropped or ended).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).object().field("a", 1);
+    /// assert_eq!(out, br#"{"a":1}"#);
+    /// ```
+    #[inline]
+    pub fn object(self) -> Object<'a> {
+        let (out, esc) = self.take();
+        emit::byte(out, b'{');
+        Object {
+            out,
+            esc,
+            first: true,
+        }
+    }
+
+    /// Starts an array (closed when the [`Array`] is dropped or ended).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().push(1).push(2);
+    /// assert_eq!(out, b"[1,2]");
+    /// ```
+    #[inline]
+    pub fn array(self) -> Array<'a> {
+        let (out, esc) = self.take();
+        emit::byte(out, b'[');
+        Array {
+            out,
+            esc,
+            first: true,
+        }
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        emit::null(self.out);
+    }
+}
+
+/// An open JSON object; writes `}` when dropped (or [`ended`](Object::end)).
+///
+/// ```
+/// use ito::json::Writer;
+/// let mut out = Vec::new();
+/// {
+///     let mut o = Writer::new(&mut out).object();
+///     o.field("n", 1.5);
+///     o.key("nested").object().field("ok", true);
+///     o.key("unset"); // an unused slot: null
+/// }
+/// assert_eq!(out, br#"{"n":1.5,"nested":{"ok":true},"unset":null}"#);
+/// ```
+#[must_use = "an Object closes as soon as it is dropped"]
+pub struct Object<'a> {
+    out: &'a mut Vec<u8>,
+    esc: Esc<'a>,
+    first: bool,
+}
+
+impl Object<'_> {
+    #[inline(always)]
+    fn put_key(&mut self, key: impl Key) {
+        key.write_key(self.out, self.first, self.esc);
+        self.first = false;
+    }
+
+    /// Writes `key` and a scalar value.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).object().field("id", "ab").field("n", 2);
+    /// assert_eq!(out, br#"{"id":"ab","n":2}"#);
+    /// ```
+    #[inline]
+    pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
+        self.put_key(key);
+        value.write_json(self.out, self.esc);
+        self
+    }
+
+    /// Writes `key` and returns the slot for its value (an unused slot
+    /// writes `null`).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// let mut o = ito::json::Writer::new(&mut out).object();
+    /// o.key("list").array().push(1);
+    /// o.end();
+    /// assert_eq!(out, br#"{"list":[1]}"#);
+    /// ```
+    #[inline]
+    pub fn key(&mut self, key: impl Key) -> Writer<'_> {
+        self.put_key(key);
+        Writer {
+            out: self.out,
+            esc: self.esc,
+        }
+    }
+
+    /// Writes `key` and starts an object as its value.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).object().object("o").field("a", ());
+    /// assert_eq!(out, br#"{"o":{"a":null}}"#);
+    /// ```
+    #[inline]
+    pub fn object(&mut self, key: impl Key) -> Object<'_> {
+        self.key(key).object()
+    }
+
+    /// Writes `key` and starts an array as its value.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).object().array("a").push("x");
+    /// assert_eq!(out, br#"{"a":["x"]}"#);
+    /// ```
+    #[inline]
+    pub fn array(&mut self, key: impl Key) -> Array<'_> {
+        self.key(key).array()
+    }
+
+    /// Closes the object (the same as dropping it).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).object().end();
+    /// assert_eq!(out, b"{}");
+    /// ```
+    #[inline]
+    pub fn end(self) {}
+}
+
+impl Drop for Object<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        emit::byte(self.out, b'}');
+    }
+}
+
+/// An open JSON array; writes `]` when dropped (or [`ended`](Array::end)).
+///
+/// ```
+/// use ito::json::Writer;
+/// let mut out = Vec::new();
+/// let mut a = Writer::new(&mut out).array();
+/// a.push(1).extend(["two", "three"]);
+/// a.object().field("four", 4);
+/// a.slot().array();
+/// a.end();
+/// assert_eq!(out, br#"[1,"two","three",{"four":4},[]]"#);
+/// ```
+#[must_use = "an Array closes as soon as it is dropped"]
+pub struct Array<'a> {
+    out: &'a mut Vec<u8>,
+    esc: Esc<'a>,
+    first: bool,
+}
+
+impl Array<'_> {
+    #[inline(always)]
+    fn comma(&mut self) {
+        if !self.first {
+            emit::byte(self.out, b',');
+        }
+        self.first = false;
+    }
+
+    /// Appends a scalar element.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().push('c').push(-0.0);
+    /// assert_eq!(out, br#"["c",-0.0]"#);
+    /// ```
+    #[inline]
+    pub fn push(&mut self, value: impl Scalar) -> &mut Self {
+        self.comma();
+        value.write_json(self.out, self.esc);
+        self
+    }
+
+    /// Appends every item of `items` as an element.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().extend(1..=3);
+    /// assert_eq!(out, b"[1,2,3]");
+    /// ```
+    #[inline]
+    pub fn extend<I>(&mut self, items: I) -> &mut Self
+    where
+        I: IntoIterator,
+        I::Item: Scalar,
+    {
+        for item in items {
+            self.push(item);
+        }
+        self
+    }
+
+    /// The slot for the next element (an unused slot writes `null`).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// let mut a = ito::json::Writer::new(&mut out).array();
+    /// a.slot().value(1);
+    /// let _ = a.slot();
+    /// a.end();
+    /// assert_eq!(out, b"[1,null]");
+    /// ```
+    #[inline]
+    pub fn slot(&mut self) -> Writer<'_> {
+        self.comma();
+        Writer {
+            out: self.out,
+            esc: self.esc,
+        }
+    }
+
+    /// Starts an object as the next element.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().object().field("a", 1);
+    /// assert_eq!(out, br#"[{"a":1}]"#);
+    /// ```
+    #[inline]
+    pub fn object(&mut self) -> Object<'_> {
+        self.slot().object()
+    }
+
+    /// Starts an array as the next element.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().array().push(1);
+    /// assert_eq!(out, b"[[1]]");
+    /// ```
+    #[inline]
+    pub fn array(&mut self) -> Array<'_> {
+        self.slot().array()
+    }
+
+    /// Closes the array (the same as dropping it).
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// ito::json::Writer::new(&mut out).array().end();
+    /// assert_eq!(out, b"[]");
+    /// ```
+    #[inline]
+    pub fn end(self) {}
+}
+
+impl Drop for Array<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        emit::byte(self.out, b']');
+    }
+}
