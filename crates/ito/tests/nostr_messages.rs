@@ -392,7 +392,7 @@ proptest! {
             | (ClientMessage::Auth { event, raw }, oracle::ClientMessage::Auth(t)) => {
                 assert_same_event(&event, &t);
                 prop_assert!(nostr::verify_id(&event), "{}", text);
-                prop_assert_eq!(Event::parse(raw).unwrap(), event);
+                prop_assert_eq!(Event::parse(raw.as_bytes()).unwrap(), event);
             }
             (ClientMessage::Close { subscription_id }, oracle::ClientMessage::Close(t)) => {
                 prop_assert_eq!(subscription_id.as_ref(), t.as_str());

@@ -246,6 +246,24 @@ impl<'a> Tag<'a> {
     }
 }
 
+impl<'a> Tag<'a> {
+    /// Each string token of the tag, quotes included, and whether it has
+    /// backslash escapes.
+    pub(crate) fn raw_strings(&self) -> impl Iterator<Item = (&'a str, bool)> {
+        let raw = self.raw;
+        let mut pos = 1;
+        std::iter::from_fn(move || {
+            let start = pos + raw.get(pos..)?.iter().position(|&b| b == b'"')?;
+            let (end, escaped) = scan::string_end(raw, start + 1).ok()?;
+            pos = end + 1;
+            // A slice of validated text between ASCII quotes.
+            std::str::from_utf8(&raw[start..=end])
+                .ok()
+                .map(|s| (s, escaped))
+        })
+    }
+}
+
 /// Iterator over the strings of one [`Tag`].
 #[derive(Clone, Debug)]
 pub struct TagValues<'a> {
@@ -323,21 +341,7 @@ impl<'a> Event<'a> {
     /// assert_eq!(Event::parse(&out).unwrap(), event);
     /// ```
     pub fn to_json(&self, dst: &mut Vec<u8>) {
-        dst.extend_from_slice(b"{\"id\":\"");
-        crate::hex::encode_to_vec(dst, &self.id, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\",\"pubkey\":\"");
-        crate::hex::encode_to_vec(dst, &self.pubkey, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\",\"created_at\":");
-        push_u64(dst, self.created_at);
-        dst.extend_from_slice(b",\"kind\":");
-        push_u64(dst, self.kind as u64);
-        dst.extend_from_slice(b",\"tags\":");
-        super::id::canonical_tags(dst, &self.tags);
-        dst.extend_from_slice(b",\"content\":\"");
-        super::escape(dst, self.content.as_bytes());
-        dst.extend_from_slice(b"\",\"sig\":\"");
-        crate::hex::encode_to_vec(dst, &self.sig, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\"}");
+        self.write_json(crate::json::Writer::new(dst));
     }
 }
 

@@ -18,6 +18,7 @@
 use super::error::{Error, ErrorKind};
 use super::event::{Event, Parser};
 use super::filter::{parse_filter, string_value, Filter};
+use crate::json::RawJson;
 use std::borrow::Cow;
 
 /// A message from a client to a relay.
@@ -38,9 +39,10 @@ pub enum ClientMessage<'a> {
         /// The parsed event (not yet checked: see
         /// [`verify_id`](super::verify_id)).
         event: Event<'a>,
-        /// The event object's bytes exactly as received, for storing and
-        /// forwarding verbatim.
-        raw: &'a [u8],
+        /// The event object's text exactly as received, for storing and
+        /// forwarding verbatim (see
+        /// [`RelayMessage::EventRaw`](super::RelayMessage::EventRaw)).
+        raw: &'a RawJson,
     },
     /// `["REQ", id, filter, ...]`: open a subscription.
     Req {
@@ -65,8 +67,8 @@ pub enum ClientMessage<'a> {
     Auth {
         /// The signed kind-22242 event (not yet checked).
         event: Event<'a>,
-        /// The event object's bytes exactly as received.
-        raw: &'a [u8],
+        /// The event object's text exactly as received.
+        raw: &'a RawJson,
     },
 }
 
@@ -188,11 +190,16 @@ fn comma(p: &mut Parser<'_>, what: &'static str) -> Result<(), Error> {
     }
 }
 
-fn event<'a>(p: &mut Parser<'a>) -> Result<(Event<'a>, &'a [u8]), Error> {
+fn event<'a>(p: &mut Parser<'a>) -> Result<(Event<'a>, &'a RawJson), Error> {
     p.peek();
     let start = p.pos;
     let event = p.event()?;
-    Ok((event, &p.src[start..p.pos]))
+    let bytes = &p.src[start..p.pos];
+    // SAFETY: the parser validated the UTF-8 of every string in the object
+    // and every other byte is an ASCII token or whitespace; it is one
+    // complete JSON object without surrounding whitespace.
+    let raw = unsafe { RawJson::new_unchecked(std::str::from_utf8_unchecked(bytes)) };
+    Ok((event, raw))
 }
 
 /// A non-empty string of at most 64 characters.

@@ -46,6 +46,7 @@ mod filter;
 mod id;
 mod index;
 mod message;
+mod relay;
 mod scan;
 pub mod text;
 
@@ -57,6 +58,7 @@ pub use id::{canonical, event_id, event_id_with, verify_id};
 pub use id::{verify, verify_signature};
 pub use index::FilterIndex;
 pub use message::ClientMessage;
+pub use relay::RelayMessage;
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
 /// `dst`, without quotes. Any bytes are accepted; bytes >= 0x80 are copied
