@@ -385,7 +385,11 @@ fn relay_match(c: &mut Criterion) {
             _ if i == 502 => format!(r#"{{"authors":["{author}"],"kinds":[1,6,7]}}"#),
             0 => format!(r##"{{"#p":["{}"],"kinds":[1]}}"##, pubkey(i)),
             1 => format!(r#"{{"kinds":[{}],"since":1700000000}}"#, 30000 + i),
-            _ => format!(r#"{{"authors":["{}","{}"],"kinds":[1,6,7]}}"#, pubkey(i), pubkey(i + 5000)),
+            _ => format!(
+                r#"{{"authors":["{}","{}"],"kinds":[1,6,7]}}"#,
+                pubkey(i),
+                pubkey(i + 5000)
+            ),
         })
         .collect();
     let mut index = ito::nostr::FilterIndex::new();
