@@ -700,7 +700,7 @@ impl<'a> Parser<'a> {
                         self.uint(u16::MAX as u64).map(|k| k as u16)
                     ),
                     Some(Field::Tags) => set!(tags, Field::Tags, self.tags_value()),
-                    Some(Field::Content) => set!(content, Field::Content, self.content()),
+                    Some(Field::Content) => set!(content, Field::Content, self.string_value()),
                     None => self.skip_value(1)?,
                 }
                 match self.peek() {
@@ -735,7 +735,9 @@ impl<'a> Parser<'a> {
         Ok(Tags { raw, len, compact })
     }
 
-    fn content(&mut self) -> Result<Cow<'a, str>, Error> {
+    /// A string token, decoded: borrowed from the input unless it has
+    /// escapes.
+    pub(crate) fn string_value(&mut self) -> Result<Cow<'a, str>, Error> {
         let s = self.string("a string")?;
         let raw = &self.src[s.start..s.end];
         if !s.escaped {

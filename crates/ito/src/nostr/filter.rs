@@ -494,19 +494,7 @@ fn kinds(p: &mut Parser<'_>) -> Result<Set<u16>, Error> {
 
 /// A string, decoded (borrowed unless it has escapes).
 pub(crate) fn string_value<'a>(p: &mut Parser<'a>) -> Result<Cow<'a, str>, Error> {
-    let s = p.string("a string")?;
-    let raw = &p.src[s.start..s.end];
-    if !s.escaped {
-        // string() validated the UTF-8.
-        return std::str::from_utf8(raw)
-            .map(Cow::Borrowed)
-            .map_err(|e| Error::new(s.start + e.valid_up_to(), ErrorKind::InvalidUtf8));
-    }
-    let mut out = Vec::with_capacity(raw.len());
-    scan::unescape_into(&mut out, raw).map_err(|e| e.shifted(s.start))?;
-    String::from_utf8(out)
-        .map(Cow::Owned)
-        .map_err(|_| Error::new(s.start, ErrorKind::InvalidUtf8))
+    p.string_value()
 }
 
 fn tag_values<'a>(p: &mut Parser<'a>, hex: bool) -> Result<Set<Cow<'a, str>>, Error> {
