@@ -13,6 +13,32 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The Python package (crates/ito-py, `ito-codecs` on PyPI, `import
+# ito_codecs`): a virtual environment under target/, maturin builds both
+# abi3 wheels (release; cp39-abi3 and the faster-calling cp310-abi3), pip
+# installs each in turn, and pytest runs the package's tests (and, with the
+# cp310 wheel that pip picks on 3.10+, the Dask example's). Exit status 5
+# (no tests collected) fails the step like any other failure.
+echo "== python: build the ito-codecs wheels, pytest (crates/ito-py/tests, examples/python)"
+python_start=$SECONDS
+PYVENV=target/python-venv
+WHEELS=target/wheels/ito-py
+python3 -m venv "$PYVENV"
+"$PYVENV/bin/python" -m pip install -q --disable-pip-version-check -r crates/ito-py/requirements-test.txt
+rm -rf "$WHEELS"
+"$PYVENV/bin/maturin" build --release --quiet --skip-auditwheel -m crates/ito-py/Cargo.toml -o "$WHEELS"
+"$PYVENV/bin/maturin" build --release --quiet --skip-auditwheel -m crates/ito-py/Cargo.toml -o "$WHEELS" \
+  --no-default-features --features abi3-py310
+for tag in cp310 cp39; do
+  "$PYVENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/*-"$tag"-abi3-*.whl
+  if [ "$tag" = cp310 ]; then
+    "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/ito-py/tests examples/python
+  else
+    "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/ito-py/tests
+  fi
+done
+echo "   python step: $((SECONDS - python_start)) s"
+
 # The loom models of Pool and Interner need the `loom` crate, which only a
 # `--cfg loom` build uses: run them when the crate is available (cached or
 # fetchable), and say so when it is not. Their own target directory keeps

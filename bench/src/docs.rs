@@ -282,3 +282,216 @@ pub struct Geometry {
     pub kind: String,
     pub coordinates: Vec<Vec<(f64, f64)>>,
 }
+
+/// Renders `t` with [`ito::json::Writer`] by hand, field for field as the
+/// derived `Serialize` writes it (the same bytes as `serde_json::to_vec`).
+pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
+    use ito::json::{Object, Writer};
+
+    fn pair(o: &mut Object<'_>, key: &str, (a, b): (u32, u32)) {
+        o.array(key).push(a).push(b);
+    }
+
+    fn url(o: &mut Object<'_>, u: &Url) {
+        o.field("url", &u.url)
+            .field("expanded_url", &u.expanded_url)
+            .field("display_url", &u.display_url);
+        pair(o, "indices", u.indices);
+    }
+
+    fn urls(o: &mut Object<'_>, key: &str, list: &UserUrls) {
+        let mut wrapper = o.object(key);
+        let mut a = wrapper.array("urls");
+        for u in &list.urls {
+            url(&mut a.object(), u);
+        }
+    }
+
+    fn size(o: &mut Object<'_>, key: &str, s: &Size) {
+        o.object(key)
+            .field("w", s.w)
+            .field("h", s.h)
+            .field("resize", &s.resize);
+    }
+
+    fn user(o: &mut Object<'_>, u: &User) {
+        o.field("id", u.id)
+            .field("id_str", &u.id_str)
+            .field("name", &u.name)
+            .field("screen_name", &u.screen_name)
+            .field("location", &u.location)
+            .field("description", &u.description)
+            .field("url", u.url.as_deref());
+        {
+            let mut e = o.object("entities");
+            if let Some(list) = &u.entities.url {
+                urls(&mut e, "url", list);
+            }
+            urls(&mut e, "description", &u.entities.description);
+        }
+        o.field("protected", u.protected)
+            .field("followers_count", u.followers_count)
+            .field("friends_count", u.friends_count)
+            .field("listed_count", u.listed_count)
+            .field("created_at", &u.created_at)
+            .field("favourites_count", u.favourites_count)
+            .field("utc_offset", u.utc_offset)
+            .field("time_zone", u.time_zone.as_deref())
+            .field("geo_enabled", u.geo_enabled)
+            .field("verified", u.verified)
+            .field("statuses_count", u.statuses_count)
+            .field("lang", &u.lang)
+            .field("contributors_enabled", u.contributors_enabled)
+            .field("is_translator", u.is_translator)
+            .field("is_translation_enabled", u.is_translation_enabled)
+            .field("profile_background_color", &u.profile_background_color)
+            .field(
+                "profile_background_image_url",
+                &u.profile_background_image_url,
+            )
+            .field(
+                "profile_background_image_url_https",
+                &u.profile_background_image_url_https,
+            )
+            .field("profile_background_tile", u.profile_background_tile)
+            .field("profile_image_url", &u.profile_image_url)
+            .field("profile_image_url_https", &u.profile_image_url_https);
+        if let Some(banner) = &u.profile_banner_url {
+            o.field("profile_banner_url", banner);
+        }
+        o.field("profile_link_color", &u.profile_link_color)
+            .field(
+                "profile_sidebar_border_color",
+                &u.profile_sidebar_border_color,
+            )
+            .field("profile_sidebar_fill_color", &u.profile_sidebar_fill_color)
+            .field("profile_text_color", &u.profile_text_color)
+            .field(
+                "profile_use_background_image",
+                u.profile_use_background_image,
+            )
+            .field("default_profile", u.default_profile)
+            .field("default_profile_image", u.default_profile_image)
+            .field("following", u.following)
+            .field("follow_request_sent", u.follow_request_sent)
+            .field("notifications", u.notifications);
+    }
+
+    fn entities(o: &mut Object<'_>, e: &StatusEntities) {
+        {
+            let mut a = o.array("hashtags");
+            for h in &e.hashtags {
+                let mut ho = a.object();
+                ho.field("text", &h.text);
+                pair(&mut ho, "indices", h.indices);
+            }
+        }
+        o.array("symbols").extend(&e.symbols);
+        {
+            let mut a = o.array("urls");
+            for u in &e.urls {
+                url(&mut a.object(), u);
+            }
+        }
+        {
+            let mut a = o.array("user_mentions");
+            for m in &e.user_mentions {
+                let mut mo = a.object();
+                mo.field("screen_name", &m.screen_name)
+                    .field("name", &m.name)
+                    .field("id", m.id)
+                    .field("id_str", &m.id_str);
+                pair(&mut mo, "indices", m.indices);
+            }
+        }
+        if let Some(media) = &e.media {
+            let mut a = o.array("media");
+            for m in media {
+                let mut mo = a.object();
+                mo.field("id", m.id).field("id_str", &m.id_str);
+                pair(&mut mo, "indices", m.indices);
+                mo.field("media_url", &m.media_url)
+                    .field("media_url_https", &m.media_url_https)
+                    .field("url", &m.url)
+                    .field("display_url", &m.display_url)
+                    .field("expanded_url", &m.expanded_url)
+                    .field("type", &m.kind);
+                {
+                    let mut s = mo.object("sizes");
+                    size(&mut s, "medium", &m.sizes.medium);
+                    size(&mut s, "small", &m.sizes.small);
+                    size(&mut s, "thumb", &m.sizes.thumb);
+                    size(&mut s, "large", &m.sizes.large);
+                }
+                if let Some(id) = m.source_status_id {
+                    mo.field("source_status_id", id);
+                }
+                if let Some(id) = &m.source_status_id_str {
+                    mo.field("source_status_id_str", id);
+                }
+            }
+        }
+    }
+
+    fn status(o: &mut Object<'_>, s: &Status) {
+        o.object("metadata")
+            .field("result_type", &s.metadata.result_type)
+            .field("iso_language_code", &s.metadata.iso_language_code);
+        o.field("created_at", &s.created_at)
+            .field("id", s.id)
+            .field("id_str", &s.id_str)
+            .field("text", &s.text)
+            .field("source", &s.source)
+            .field("truncated", s.truncated)
+            .field("in_reply_to_status_id", s.in_reply_to_status_id)
+            .field(
+                "in_reply_to_status_id_str",
+                s.in_reply_to_status_id_str.as_deref(),
+            )
+            .field("in_reply_to_user_id", s.in_reply_to_user_id)
+            .field(
+                "in_reply_to_user_id_str",
+                s.in_reply_to_user_id_str.as_deref(),
+            )
+            .field(
+                "in_reply_to_screen_name",
+                s.in_reply_to_screen_name.as_deref(),
+            );
+        user(&mut o.object("user"), &s.user);
+        o.field("geo", ())
+            .field("coordinates", ())
+            .field("place", ())
+            .field("contributors", ());
+        if let Some(rt) = &s.retweeted_status {
+            status(&mut o.object("retweeted_status"), rt);
+        }
+        o.field("retweet_count", s.retweet_count)
+            .field("favorite_count", s.favorite_count);
+        entities(&mut o.object("entities"), &s.entities);
+        o.field("favorited", s.favorited)
+            .field("retweeted", s.retweeted);
+        if let Some(p) = s.possibly_sensitive {
+            o.field("possibly_sensitive", p);
+        }
+        o.field("lang", &s.lang);
+    }
+
+    let mut root = Writer::new(out).object();
+    {
+        let mut a = root.array("statuses");
+        for s in &t.statuses {
+            status(&mut a.object(), s);
+        }
+    }
+    let m = &t.search_metadata;
+    root.object("search_metadata")
+        .field("completed_in", m.completed_in)
+        .field("max_id", m.max_id)
+        .field("max_id_str", &m.max_id_str)
+        .field("next_results", &m.next_results)
+        .field("query", &m.query)
+        .field("refresh_url", &m.refresh_url)
+        .field("count", m.count)
+        .field("since_id", m.since_id)
+        .field("since_id_str", &m.since_id_str);
+}

@@ -14,6 +14,7 @@ use crate::io::Failure;
 /// twitter.json and citm_catalog.json, embedded so the tour needs no files.
 const TWITTER: &str = include_str!("../../../data/corpus/twitter.json");
 const CITM: &str = include_str!("../../../data/corpus/citm_catalog.json");
+const CANADA: &str = include_str!("../../../data/corpus/canada.json");
 
 #[derive(Args)]
 pub(crate) struct TourArgs {
@@ -215,6 +216,38 @@ fn json_section(corpus: &Corpus, budget: Duration, rows: &mut Vec<Row>) -> Resul
             }
         }),
     });
+    Ok(())
+}
+
+/// Whole documents: `ito::json::to_vec` against `serde_json::to_vec` on the
+/// three corpora as `serde_json::Value` (checked byte-equal first).
+fn documents_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
+    for (name, doc) in [
+        ("twitter.json", TWITTER),
+        ("citm_catalog.json", CITM),
+        ("canada.json", CANADA),
+    ] {
+        let value: serde_json::Value =
+            serde_json::from_str(doc).map_err(|e| Failure::msg(e.to_string()))?;
+        let theirs = serde_json::to_vec(&value).map_err(|e| Failure::msg(e.to_string()))?;
+        let ours = ito::json::to_vec(&value).map_err(|e| Failure::msg(e.to_string()))?;
+        if ours != theirs {
+            return Err(Failure::msg(format!(
+                "tour: ito::json::to_vec differs from serde_json on {name}"
+            )));
+        }
+        rows.push(Row {
+            what: format!("json to_vec: {name} as Value"),
+            ito: measure(budget, ours.len(), Unit::Bytes, || {
+                drop(black_box(ito::json::to_vec(black_box(&value)).ok()));
+            }),
+            allocs: None,
+            baseline_name: "serde_json::to_vec",
+            baseline: measure(budget, ours.len(), Unit::Bytes, || {
+                drop(black_box(serde_json::to_vec(black_box(&value)).ok()));
+            }),
+        });
+    }
     Ok(())
 }
 
@@ -525,6 +558,7 @@ pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     crate::io::outln!("Every ito result below was first checked against the baseline's output.\n");
     let mut rows = Vec::new();
     json_section(&corpus, budget, &mut rows)?;
+    documents_section(budget, &mut rows)?;
     interpolation_section(budget, &mut rows)?;
     interning_section(budget, &mut rows)?;
     nostr_section(budget, &mut rows)?;

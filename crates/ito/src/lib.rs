@@ -5,7 +5,7 @@
 //!
 //! | module | what it does |
 //! |---|---|
-//! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels |
+//! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels; whole documents with the typed [`json::Writer`] or, with `serde`, `json::to_vec` (byte-identical with serde_json) |
 //! | [`hex`] | SIMD hex encode/decode |
 //! | [`str`](mod@str) | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
 //! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signatures (feature `schnorr`), relay text toolkit |
@@ -14,7 +14,8 @@
 //! SIMD kernels are chosen once at run time; [`Kernel`] names them.
 //!
 //! ## Features
-//! - `serde`: `Serialize`/`Deserialize` for the string types (pulls in `serde`).
+//! - `serde`: `Serialize`/`Deserialize` for the string types, and the JSON
+//!   serializer `json::to_vec` & co. (pulls in `serde` and `typeid`).
 //! - `schnorr`: BIP-340 signature verification for Nostr events (pulls in `secp256k1`).
 //! - `parallel`: checking batches and streams of events on every core (`nostr::batch`; pulls in `rayon`).
 

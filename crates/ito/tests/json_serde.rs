@@ -84,6 +84,13 @@ fn corpora_as_typed_structs() {
     same(&citm);
     let canada: docs::Canada = serde_json::from_str(CANADA).unwrap();
     same(&canada);
+    // The same document through the Writer, by hand.
+    let mut by_hand = Vec::new();
+    docs::write_twitter(&mut by_hand, &twitter);
+    assert_eq!(
+        String::from_utf8_lossy(&by_hand),
+        String::from_utf8_lossy(&serde_json::to_vec(&twitter).unwrap())
+    );
     // The typed structs cover the documents: nothing was dropped.
     let back: Value = serde_json::from_slice(&json::to_vec(&twitter).unwrap()).unwrap();
     assert_eq!(back, serde_json::from_str::<Value>(TWITTER).unwrap());

@@ -9,8 +9,8 @@
 //! ```text
 //! integer:  itoa into a stack buffer -> reserve(len) -> overlapping copy
 //! float:    finite? zmij into a stack buffer -> same : "null"
-//! key:      clean and <= 16 bytes? reserve(len + 4) -> `,"key":` stored
-//!           as two overlapping words : `,` + quote(key) + `:`
+//! key:      clean and <= 32 bytes? reserve(len + 4) -> `,"key":` stored
+//!           as overlapping words : `,` + quote(key) + `:`
 //! string:   json::quote (SIMD kernels), or quote_with under Options
 //! ```
 //!
@@ -140,6 +140,29 @@ pub(crate) fn int_quoted<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
     quoted_verbatim(out, buf.format(v).as_bytes());
 }
 
+/// An integer map key in compact output, `,"123":`, with one reserve.
+#[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn int_key<I: itoa::Integer>(out: &mut Vec<u8>, first: bool, v: I) {
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(v).as_bytes();
+    let n = digits.len();
+    let c = !first as usize;
+    out.reserve(n + 4);
+    // SAFETY: n + 4 >= c + n + 3 bytes reserved, all written before
+    // `set_len`; `digits` lives in `buf`, not in `out`.
+    unsafe {
+        let len = out.len();
+        let o = out.as_mut_ptr().add(len);
+        *o = b',';
+        *o.add(c) = b'"';
+        copy_short(digits.as_ptr(), o.add(c + 1), n);
+        *o.add(c + 1 + n) = b'"';
+        *o.add(c + 2 + n) = b':';
+        out.set_len(len + c + n + 3);
+    }
+}
+
 /// A float as `zmij` writes it (serde_json's text); `null` if not finite.
 #[inline(always)]
 pub(crate) fn float<F: zmij::Float + Finite>(out: &mut Vec<u8>, v: F) {
@@ -209,56 +232,89 @@ pub(crate) fn safe_str(out: &mut Vec<u8>, s: &str, esc: Esc<'_>) {
     }
 }
 
-/// Whether a key of at most 16 bytes needs no escaping, read as two
-/// overlapping words (`None` for longer keys).
+/// Whether a short byte (below 4 bytes) needs escaping.
 #[inline(always)]
-fn short_clean_words(k: &[u8]) -> Option<(u64, u64)> {
+fn special_byte(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Writes `,"key":` (no comma when `first`) for a clean key of at most 32
+/// bytes, with one reserve and overlapping word stores; `false` (nothing
+/// written) if the key is longer or needs escaping.
+#[inline(always)]
+fn short_key(out: &mut Vec<u8>, first: bool, k: &[u8]) -> bool {
     let n = k.len();
-    if !(8..=16).contains(&n) {
-        return None;
+    if n > 32 {
+        return false;
     }
     let p = k.as_ptr();
-    // SAFETY: 8 <= n, so both 8-byte loads lie inside `k`.
-    let (lo, hi) = unsafe {
-        (
-            (p as *const u64).read_unaligned(),
-            (p.add(n - 8) as *const u64).read_unaligned(),
-        )
+    let r8 = |at: usize| {
+        // SAFETY: callers pass at + 8 <= n (the length test of each branch).
+        unsafe { (p.add(at) as *const u64).read_unaligned() }
     };
-    if swar_special(u64::from_le(lo)) | swar_special(u64::from_le(hi)) != 0 {
-        return None;
+    let r4 = |at: usize| {
+        // SAFETY: callers pass at + 4 <= n.
+        unsafe { (p.add(at) as *const u32).read_unaligned() }
+    };
+    let sp = |w: u64| swar_special(u64::from_le(w));
+    let c = !first as usize;
+    out.reserve(n + 4);
+    let len = out.len();
+    // SAFETY: n + 4 >= c + n + 3 bytes are reserved; the prefix, the
+    // word stores (each inside [c + 1, c + 1 + n)) and the suffix are all
+    // written before `set_len`, and only when the key is clean.
+    unsafe {
+        let o = out.as_mut_ptr().add(len);
+        let q = o.add(c + 1);
+        if n >= 16 {
+            let (a, b, x, y) = (r8(0), r8(8), r8(n - 16), r8(n - 8));
+            if sp(a) | sp(b) | sp(x) | sp(y) != 0 {
+                return false;
+            }
+            (q as *mut u64).write_unaligned(a);
+            (q.add(8) as *mut u64).write_unaligned(b);
+            (q.add(n - 16) as *mut u64).write_unaligned(x);
+            (q.add(n - 8) as *mut u64).write_unaligned(y);
+        } else if n >= 8 {
+            let (a, b) = (r8(0), r8(n - 8));
+            if sp(a) | sp(b) != 0 {
+                return false;
+            }
+            (q as *mut u64).write_unaligned(a);
+            (q.add(n - 8) as *mut u64).write_unaligned(b);
+        } else if n >= 4 {
+            let (a, b) = (r4(0), r4(n - 4));
+            if sp(u32::from_le(a) as u64 | (u32::from_le(b) as u64) << 32) != 0 {
+                return false;
+            }
+            (q as *mut u32).write_unaligned(a);
+            (q.add(n - 4) as *mut u32).write_unaligned(b);
+        } else if n > 0 {
+            let (a, b, d) = (k[0], k[n / 2], k[n - 1]);
+            if special_byte(a) | special_byte(b) | special_byte(d) {
+                return false;
+            }
+            *q = a;
+            *q.add(n / 2) = b;
+            *q.add(n - 1) = d;
+        }
+        *o = b',';
+        *o.add(c) = b'"';
+        *q.add(n) = b'"';
+        *q.add(n + 1) = b':';
+        out.set_len(len + c + n + 3);
     }
-    Some((lo, hi))
+    true
 }
 
 /// An object key with what precedes and follows it in compact output:
-/// `,"key":` (no comma for the first key). Keys of 8..=16 clean bytes (most
-/// struct field names) cost one reserve and four stores; others go through
-/// the string kernels.
+/// `,"key":` (no comma for the first key). Clean keys of up to 32 bytes
+/// (nearly every struct field name) cost one reserve and a few word
+/// stores; others go through the string kernels.
 #[inline(always)]
 pub(crate) fn key(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
-    let b = k.as_bytes();
-    let n = b.len();
-    if esc.is_none() {
-        if let Some((lo, hi)) = short_clean_words(b) {
-            let c = !first as usize;
-            out.reserve(n + 4);
-            // SAFETY: n + 4 >= c + n + 3 bytes reserved; every store lies
-            // in [0, c + n + 3), all of which is written before `set_len`.
-            unsafe {
-                let len = out.len();
-                let p = out.as_mut_ptr().add(len);
-                *p = b',';
-                let q = p.add(c);
-                *q = b'"';
-                (q.add(1) as *mut u64).write_unaligned(lo);
-                (q.add(1 + n - 8) as *mut u64).write_unaligned(hi);
-                *q.add(n + 1) = b'"';
-                *q.add(n + 2) = b':';
-                out.set_len(len + c + n + 3);
-            }
-            return;
-        }
+    if esc.is_none() && short_key(out, first, k.as_bytes()) {
+        return;
     }
     key_slow(out, first, k, esc);
 }
@@ -308,27 +364,23 @@ mod tests {
 
     #[test]
     fn keys_match_the_slow_path() {
-        let names = [
-            "",
-            "a",
-            "id",
-            "abcdefg",
-            "abcdefgh",
-            "abcdefghi",
-            "0123456789abcdef",
-            "0123456789abcdefg",
-            "with\"quote",
-            "tab\there!",
-            "é accents",
-            "slash/es",
-        ];
-        for k in names {
-            for first in [true, false] {
-                let mut fast = b"{".to_vec();
-                key(&mut fast, first, k, None);
-                let mut slow = b"{".to_vec();
-                key_slow(&mut slow, first, k, None);
-                assert_eq!(fast, slow, "{k:?}");
+        // Every length around the word sizes, with one special byte (or
+        // none) at every position.
+        for n in 0..=40usize {
+            for pos in 0..=n {
+                for special in ['"', '\\', '\n', '\u{1f}', 'é', '/'] {
+                    let mut k: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+                    if pos < n {
+                        k.replace_range(pos..pos + 1, special.encode_utf8(&mut [0; 4]));
+                    }
+                    for first in [true, false] {
+                        let mut fast = b"{".to_vec();
+                        key(&mut fast, first, &k, None);
+                        let mut slow = b"{".to_vec();
+                        key_slow(&mut slow, first, &k, None);
+                        assert_eq!(fast, slow, "{k:?}");
+                    }
+                }
             }
         }
     }

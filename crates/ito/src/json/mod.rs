@@ -1,5 +1,18 @@
 //! JSON string literals: render strings as JSON ([`quote`], [`escape`]) and
 //! read them back ([`unquote`], [`unescape`]), with one-pass SIMD kernels.
+//! On top of them, whole documents: the typed streaming [`Writer`] (std
+//! only; structurally invalid JSON cannot be written through its safe API),
+//! [`RawJson`] fragments written verbatim, and with the `serde` feature a
+//! serializer (`to_vec`, `to_writer`, `to_vec_pretty`, `*_with`
+//! [`Options`]; the `ser` module) byte-identical with serde_json.
+//!
+//! ```
+//! let mut out = Vec::new();
+//! let mut msg = ito::json::Writer::new(&mut out).array();
+//! msg.push("OK").push("ab12").push(true).push("");
+//! msg.end();
+//! assert_eq!(out, br#"["OK","ab12",true,""]"#);
+//! ```
 //!
 //! ```
 //! use ito::json;

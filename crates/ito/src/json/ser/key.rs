@@ -49,7 +49,12 @@ macro_rules! int_keys {
     ($($method:ident($t:ty);)*) => {$(
         #[inline]
         fn $method(self, v: $t) -> Result<(), Error> {
-            self.quoted(|out| emit::int_quoted(out, v))
+            if P {
+                self.quoted(|out| emit::int_quoted(out, v))
+            } else {
+                emit::int_key(self.ser.out, self.first, v);
+                Ok(())
+            }
         }
     )*};
 }

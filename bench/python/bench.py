@@ -1,0 +1,175 @@
+"""ito_codecs against the Python incumbents, as ratios measured in one
+process with the contenders alternated (issue 14's targets).
+
+    pip install orjson msgspec nostr-sdk coincurve   # + ito-codecs
+    python bench/python/bench.py [--rounds 7] [--events 2000]
+
+Every figure is incumbent time / ito time (> 1: ito is faster): the ratio
+of the best times over many short samples, and the median of per-round
+ratios. Each round times every contender once (~10 ms each), in an order
+that rotates between rounds, so load swings on a shared machine hit all
+contenders alike. Results are dropped inside the timed loop (Python does
+not optimise calls away). Run it two or three times for a range.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import pathlib
+import platform
+import random
+import statistics
+import sys
+import time
+
+import coincurve
+import msgspec
+import nostr_sdk
+import orjson
+
+from ito_codecs import json as ij
+from ito_codecs import nostr
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WORDS = "the nostr relay event note zap signature pubkey 日本語 émoji 😀 quote\" back\\slash line\nbreak".split(" ")
+
+
+def signed_events(n, seed=2026):
+    """`n` signed kind-1 events (~690 B each) as JSON str."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        secret = bytes(rng.getrandbits(8) for _ in range(32))
+        pubkey = coincurve.PublicKeyXOnly.from_secret(secret).format().hex()
+        content = " ".join(rng.choice(WORDS) for _ in range(rng.randrange(20, 80)))
+        tags = [["e", "%064x" % rng.getrandbits(256)], ["p", "%064x" % rng.getrandbits(256)]]
+        ev = {"pubkey": pubkey, "created_at": 1_700_000_000 + i, "kind": 1, "tags": tags, "content": content}
+        canon = json.dumps([0, pubkey, ev["created_at"], 1, tags, content], separators=(",", ":"), ensure_ascii=False)
+        ev["id"] = hashlib.sha256(canon.encode()).hexdigest()
+        ev["sig"] = coincurve.PrivateKey(secret).sign_schnorr(bytes.fromhex(ev["id"]), b"\0" * 32).hex()
+        out.append(json.dumps(ev, ensure_ascii=False, separators=(",", ":")))
+    return out
+
+
+def twitter_text(limit=66_000):
+    """Strings of twitter.json (Japanese, emoji, escapes), joined to ~66 KB."""
+    strings = []
+
+    def walk(v):
+        if isinstance(v, str):
+            strings.append(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                strings.append(k)
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(json.loads((ROOT / "data" / "corpus" / "twitter.json").read_text()))
+    text, size = [], 0
+    for s in strings:
+        if size >= limit:
+            break
+        text.append(s)
+        size += len(s.encode())
+    return "\n".join(text)
+
+
+def per_call(f, inputs, min_time=0.2):
+    """Seconds per call of f over `inputs`, looping until min_time passed."""
+    loops, start = 0, time.perf_counter()
+    while True:
+        for x in inputs:
+            f(x)
+        loops += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return elapsed / (loops * len(inputs))
+
+
+def compare(name, contenders, inputs, rounds, target, ito="ito", sample_time=0.01):
+    """Times each contender in many short samples, alternated (the order
+    rotates every round), so that load swings hit every contender alike.
+    Prints the best time of each and, against `ito`, the ratio of best
+    times and the median of the per-round ratios."""
+    times = {c: [] for c in contenders}
+    order = list(contenders)
+    for r in range(rounds):
+        for c in order[r % len(order):] + order[: r % len(order)]:
+            times[c].append(per_call(contenders[c], inputs, sample_time))
+    best = {c: min(t) for c, t in times.items()}
+    print(f"\n{name}  (target: {target})")
+    for c, t in best.items():
+        print(f"  {c:<28} {fmt(t)} per call (best of {rounds} samples)")
+    rows = []
+    for c in contenders:
+        if c == ito:
+            continue
+        per_round = statistics.median(p / q for p, q in zip(times[c], times[ito]))
+        rows.append((c, best[c] / best[ito], per_round))
+        print(f"  {c:>28} / {ito}: {best[c] / best[ito]:.2f} (best times), {per_round:.2f} (median of rounds)")
+    return rows
+
+
+def fmt(seconds):
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:8.1f} ns"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:8.2f} µs"
+    return f"{seconds * 1e3:8.2f} ms"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=60)
+    ap.add_argument("--events", type=int, default=2000)
+    args = ap.parse_args()
+
+    print(f"date {time.strftime('%Y-%m-%d %H:%M')} | python {platform.python_version()} | "
+          f"cpus {os.cpu_count()} | load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    events = signed_events(args.events)
+    events_b = [e.encode() for e in events]
+    print(f"{len(events)} signed kind-1 events, mean {sum(map(len, events_b)) / len(events_b):.0f} B")
+    assert all(nostr.verify_all(events))
+    assert all(nostr_sdk.Event.from_json(e).verify() for e in events[:50])
+
+    def sdk_verify(e):
+        return nostr_sdk.Event.from_json(e).verify()
+
+    compare("verify per event (parse + id + signature), str input",
+            {"ito": nostr.verify, "nostr-sdk": sdk_verify}, events, args.rounds, ">= 4x nostr-sdk")
+
+    def orjson_verify_id(e):
+        d = orjson.loads(e)
+        canon = orjson.dumps([0, d["pubkey"], d["created_at"], d["kind"], d["tags"], d["content"]])
+        return hashlib.sha256(canon).hexdigest() == d["id"]
+
+    assert all(orjson_verify_id(e) for e in events_b)
+    compare("verify_id per event, bytes input",
+            {"ito": nostr.verify_id, "orjson+hashlib": orjson_verify_id}, events_b, args.rounds,
+            ">= 2x orjson + hashlib")
+
+    batch = [events]  # one call = the whole batch (~50-200 ms): fewer rounds
+    compare(f"batch verify of {len(events)} events: global pool ({os.cpu_count()} cores) vs threads=1",
+            {"ito": lambda ev: nostr.verify_all(ev), "single-thread batch": lambda ev: nostr.verify_all(ev, threads=1)},
+            batch, max(6, args.rounds // 6), ">= 1.8x the single-thread batch on 2 cores", sample_time=0.0)
+
+    short = ["0123456789abcdef"[i % 16:] + "0123456789abcdef"[: i % 16] for i in range(64)]
+    assert all(len(s) == 16 for s in short)
+    mixed = [twitter_text()]
+    ascii64 = [("abcdefghijklmnopqrstuvwxyz012345" * 2048)]
+    for s in short + mixed + ascii64:
+        assert ij.quote_bytes(s) == orjson.dumps(s) == msgspec.json.encode(s)
+    enc = msgspec.json.encode
+    print(f"\nmixed text: {len(mixed[0].encode())} B, {sum(c in chr(10) + chr(34) + chr(92) for c in mixed[0])} escapes")
+    for label, inputs in (("16 B ASCII", short), ("mixed text ~66 KB", mixed), ("64 KiB ASCII", ascii64)):
+        compare(f"json.quote_bytes, {label} (bytes out, like the peers)",
+                {"ito": ij.quote_bytes, "orjson": orjson.dumps, "msgspec": enc, "ito quote (str out)": ij.quote},
+                inputs, args.rounds, ">= 1.0x orjson and msgspec")
+    print(f"\nload at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

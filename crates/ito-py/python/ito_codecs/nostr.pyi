@@ -1,0 +1,67 @@
+"""NIP-01 Nostr event ids and signatures, single and batch."""
+
+import os
+from typing import Callable, Iterable, Literal, Optional, Union, final
+
+
+__all__ = ["event_id", "verify_id", "verify", "verdict", "verify_all", "verify_jsonl", "verify_file", "Verdict", "Summary"]
+
+_Check = Literal["signature", "id"]
+_Event = Union[str, bytes]
+
+def event_id(event: _Event, /) -> str:
+    """The computed id (64 lowercase hex digits); raises :class:`ito_codecs.Error` if the event does not parse."""
+
+def verify_id(event: _Event, /) -> bool:
+    """Whether the id matches the contents; raises :class:`ito_codecs.Error` if the event does not parse."""
+
+def verify(event: _Event, /) -> bool:
+    """Whether id and BIP-340 signature are valid; releases the GIL; raises :class:`ito_codecs.Error` if the event does not parse."""
+
+@final
+class Verdict:
+    """The outcome of checking one event; true exactly when ``status == "ok"``."""
+
+    status: Literal["ok", "bad_id", "bad_signature", "invalid"]
+    offset: Optional[int]
+    field: Optional[str]
+    message: Optional[str]
+    @property
+    def ok(self) -> bool: ...
+    def __bool__(self) -> bool: ...
+
+@final
+class Summary:
+    """Counts from :func:`verify_file`."""
+
+    lines: int
+    bytes: int
+    events: int
+    ok: int
+    bad_id: int
+    bad_signature: int
+    invalid: int
+    @property
+    def failed(self) -> int: ...
+
+def verdict(event: _Event, /, *, check: _Check = "signature") -> Verdict:
+    """Checks one event; never raises for bad input."""
+
+def verify_all(
+    events: Iterable[_Event], /, *, check: _Check = "signature", threads: Optional[int] = None
+) -> list[Verdict]:
+    """One verdict per event, in input order, on every core with the GIL released."""
+
+def verify_jsonl(
+    data: _Event, /, *, check: _Check = "signature", threads: Optional[int] = None
+) -> list[tuple[int, Verdict]]:
+    """``(line_number, verdict)`` for every non-blank line, in input order, on every core."""
+
+def verify_file(
+    path: Union[str, os.PathLike[str]],
+    /,
+    *,
+    check: _Check = "signature",
+    on_bad: Optional[Callable[[int, bytes, Verdict], object]] = None,
+) -> Summary:
+    """Streams a JSON-lines file in bounded memory on every core; ``on_bad`` sees each failing event."""
