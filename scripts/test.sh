@@ -13,6 +13,19 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The codec tests once more in a build for this CPU (-C target-cpu=native),
+# so the compile-time dispatch path (simd/dispatch.rs: the kernel called
+# directly when the build guarantees AVX2/AVX-512) is tested, not only the
+# run-time one. Its own target directory keeps the flags from invalidating
+# the main build.
+echo "== codec tests with RUSTFLAGS=-C target-cpu=native (compile-time dispatch)"
+RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
+  cargo test -p ito --lib \
+    --test json_differential --test json_guard --test json_options \
+    --test json_arbitrary --test json_testsuite --test nostr_codec \
+    --test nostr_events --test text_toolkit --test text_regressions \
+    --test hex_kernels --test str_model --test str_traits --test str_format
+
 # The Python package (crates/ito-py, `ito-codecs` on PyPI, `import
 # ito_codecs`): a virtual environment under target/, maturin builds both
 # abi3 wheels (release; cp39-abi3 and the faster-calling cp310-abi3), pip
@@ -69,6 +82,32 @@ if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/
       --test hex_kernels --test str_model --test str_traits --test str_format
 else
   echo "== no aarch64 cross toolchain + qemu: NEON kernels not run"
+fi
+
+# 32-bit targets: the crate must build for WebAssembly and pass its unit
+# tests (plus the Str and interner model tests) with 32-bit pointers, where
+# the portable SWAR kernels are the only path. Each target is added with
+# rustup when missing, if rustup can reach its server (a short timeout: CI
+# has no access to it); otherwise the step says it was skipped.
+have_target() { rustup target list --installed 2>/dev/null | grep -qx "$1"; }
+for t in wasm32-unknown-unknown i686-unknown-linux-gnu; do
+  have_target "$t" || timeout 30 rustup target add "$t" >/dev/null 2>&1 || true
+done
+if have_target wasm32-unknown-unknown; then
+  echo "== wasm32-unknown-unknown: cargo check -p ito"
+  cargo check -p ito --target wasm32-unknown-unknown
+else
+  echo "== wasm32-unknown-unknown target not installed: 32-bit wasm check skipped"
+fi
+# i686 test binaries link with `cc -m32` (Debian: gcc-multilib).
+if have_target i686-unknown-linux-gnu \
+  && echo 'int main(void){return 0;}' | cc -m32 -x c - -o /dev/null 2>/dev/null; then
+  echo "== i686-unknown-linux-gnu: library unit tests, Str and interner tests"
+  cargo test -p ito --target i686-unknown-linux-gnu --lib \
+    --test str_model --test str_alloc --test str_traits --test str_format \
+    --test intern_model --test intern_local --test intern_miri
+else
+  echo "== no i686 target or no 32-bit C toolchain (gcc-multilib): i686 tests skipped"
 fi
 
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so

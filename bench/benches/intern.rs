@@ -4,9 +4,14 @@
 //! `cargo bench -p ito-bench --bench intern -- --warm-up-time 1 --measurement-time 3`):
 //! - `intern/hit/*`, `intern/miss/*`: 6,000 synthetic identifiers (mean
 //!   12.5 bytes) and the whitespace-separated words of twitter.json's
-//!   strings; single thread, vs `lasso::Rodeo` and `string_interner`.
+//!   strings; single thread, vs `lasso::ThreadedRodeo` (the thread-safe
+//!   peer of the thread-safe `Interner`), `lasso::Rodeo` and
+//!   `string_interner`.
 //! - `intern/2threads-hit/*`, `intern/2threads-miss/*`: two threads on one
-//!   shared table, vs `lasso::ThreadedRodeo`.
+//!   shared table, vs `lasso::ThreadedRodeo`. The two threads intern the
+//!   same keys in different orders (the first in input order, the second
+//!   in a fixed shuffle): in the same order they collided in lockstep on
+//!   the same chains, and how often that happened decided the figure.
 //! - `intern/1MiB-similar/*`: 800 distinct 1 MiB strings differing in one
 //!   byte near the end: miss and hit per string, beside a 1 MiB memcpy.
 //!
@@ -75,6 +80,10 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
         });
     }
     {
+        let mut threaded = filled::<lasso::ThreadedRodeo>(&uniq);
+        bench_hit(&mut g, "lasso-ThreadedRodeo", &mut threaded, words);
+    }
+    {
         let mut rodeo = filled::<lasso::Rodeo>(&uniq);
         bench_hit(&mut g, "lasso-Rodeo", &mut rodeo, words);
     }
@@ -88,6 +97,7 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
     let mut g = c.benchmark_group(format!("intern/miss/{name}"));
     g.throughput(Throughput::Elements(uniq.len() as u64));
     bench_miss::<ito::Interner>(&mut g, "ito", &uniq);
+    bench_miss::<lasso::ThreadedRodeo>(&mut g, "lasso-ThreadedRodeo", &uniq);
     bench_miss::<lasso::Rodeo>(&mut g, "lasso-Rodeo", &uniq);
     bench_miss::<SI>(&mut g, "string-interner", &uniq);
     g.finish();
@@ -96,19 +106,34 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
 // ---------------------------------------------------------------------------
 // Two threads on one shared table.
 
-/// Run `work` on two threads `iters` times each; wall time.
-fn two_threads(iters: u64, work: impl Fn(u64) + Sync) -> Duration {
+/// Run `work(thread, i)` on two threads (`thread` 0 and 1) `iters` times
+/// each; wall time.
+fn two_threads(iters: u64, work: impl Fn(usize, u64) + Sync) -> Duration {
     let start = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
+        for thread in 0..2 {
+            let work = &work;
+            scope.spawn(move || {
                 for i in 0..iters {
-                    work(i);
+                    work(thread, i);
                 }
             });
         }
     });
     start.elapsed()
+}
+
+/// The same keys in two orders: input order for thread 0, a fixed
+/// Fisher-Yates shuffle for thread 1 (so the threads do not walk the same
+/// chains in lockstep).
+fn two_orders(words: &[String]) -> [Vec<&str>; 2] {
+    let first: Vec<&str> = words.iter().map(String::as_str).collect();
+    let mut second = first.clone();
+    let mut rng = Rng(0x2_7412_ead5_u64.wrapping_add(words.len() as u64));
+    for i in (1..second.len()).rev() {
+        second.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    [first, second]
 }
 
 /// A thread-safe table of the two-thread measurements.
@@ -149,10 +174,11 @@ fn bench_two_hit<P: SharedPeer>(
     t: &P,
     words: &[String],
 ) {
+    let orders = two_orders(words);
     g.bench_function(id, |b| {
         b.iter_custom(|iters| {
-            two_threads(iters, |_| {
-                for s in words {
+            two_threads(iters, |thread, _| {
+                for s in &orders[thread] {
                     black_box(t.intern(s));
                 }
             })
@@ -164,12 +190,13 @@ fn bench_two_hit<P: SharedPeer>(
 /// fresh shared table (made untimed): each word is one miss and one
 /// (racing) hit.
 fn bench_two_miss<P: SharedPeer>(g: &mut BenchmarkGroup<'_, WallTime>, id: &str, uniq: &[String]) {
+    let orders = two_orders(uniq);
     g.bench_function(id, |b| {
         b.iter_custom(|iters| {
             let tables: Vec<P> = (0..iters).map(|_| P::new()).collect();
-            two_threads(iters, |i| {
+            two_threads(iters, |thread, i| {
                 let t = &tables[i as usize];
-                for s in uniq {
+                for s in &orders[thread] {
                     black_box(t.intern(s));
                 }
             })
@@ -366,13 +393,14 @@ fn growth_report() {
 // alternating runs is the most stable estimate of each implementation's cost.
 
 /// A best-of entry: two threads each intern every string of `data` into
-/// the shared `t`, 4 times.
+/// the shared `t`, 4 times, in different orders ([`two_orders`]).
 fn two_hit_entry<'a, P: SharedPeer>(name: &'a str, t: &'a P, data: &'a [String]) -> Timed<'a> {
+    let orders = two_orders(data);
     (
         name,
         Box::new(move || {
-            two_threads(4, |_| {
-                data.iter().for_each(|s| {
+            two_threads(4, |thread, _| {
+                orders[thread].iter().for_each(|s| {
                     black_box(t.intern(s));
                 })
             })
@@ -381,14 +409,15 @@ fn two_hit_entry<'a, P: SharedPeer>(name: &'a str, t: &'a P, data: &'a [String])
 }
 
 /// A best-of entry: two threads each intern the distinct strings `uniq`
-/// into one fresh shared table.
+/// into one fresh shared table, in different orders ([`two_orders`]).
 fn two_miss_entry<'a, P: SharedPeer + 'a>(name: &'a str, uniq: &'a [String]) -> Timed<'a> {
+    let orders = two_orders(uniq);
     (
         name,
         Box::new(move || {
             let t = P::new();
-            two_threads(1, |_| {
-                uniq.iter().for_each(|s| {
+            two_threads(1, |thread, _| {
+                orders[thread].iter().for_each(|s| {
                     black_box(t.intern(s));
                 })
             })
@@ -432,19 +461,23 @@ fn ratio_report(ids: &[String], words: &[String]) {
             si.get_or_intern(s);
             threaded.get_or_intern(s);
         }
+        let mut threaded_1 = filled::<lasso::ThreadedRodeo>(&uniq);
         let r = best_of(
             25,
             &mut [
                 hit_entry("ito", &mut ito_t, data),
+                hit_entry("lasso ThreadedRodeo", &mut threaded_1, data),
                 hit_entry("lasso", &mut rodeo, data),
                 hit_entry("string-interner", &mut si, data),
             ],
         );
+        drop(threaded_1);
         print_ratios(&format!("hit {name}"), data.len() as u64, &r, faster);
         let r = best_of(
             25,
             &mut [
                 miss_entry::<ito::Interner>("ito", &uniq),
+                miss_entry::<lasso::ThreadedRodeo>("lasso ThreadedRodeo", &uniq),
                 miss_entry::<lasso::Rodeo>("lasso", &uniq),
                 miss_entry::<SI>("string-interner", &uniq),
             ],
@@ -476,6 +509,82 @@ fn ratio_report(ids: &[String], words: &[String]) {
             &r,
             faster,
         );
+    }
+    // Collectable interning: `Pool` vs internment's `ArcIntern<str>` (both
+    // free an entry with its last handle). Hit: every string of the data
+    // while every distinct one is held (the returned handle is dropped
+    // inside the timed loop). Miss: every distinct string, handles kept
+    // until after the timing (then dropped, which empties both tables).
+    for (name, data) in [("identifiers", ids), ("twitter words", words)] {
+        let uniq = distinct(data);
+        let pool = ito::Pool::new();
+        let held: Vec<_> = uniq.iter().map(|s| pool.intern(s)).collect();
+        let held_ai: Vec<_> = uniq
+            .iter()
+            .map(|s| internment::ArcIntern::<str>::from(s.as_str()))
+            .collect();
+        let (pool_ref, data_ref) = (&pool, data);
+        let r = best_of(
+            25,
+            &mut [
+                (
+                    "ito Pool",
+                    Box::new(move || {
+                        timed(|| {
+                            data_ref
+                                .iter()
+                                .for_each(|s| drop(black_box(pool_ref.intern(s))))
+                        })
+                    }),
+                ),
+                (
+                    "internment ArcIntern",
+                    Box::new(move || {
+                        timed(|| {
+                            data_ref.iter().for_each(|s| {
+                                drop(black_box(internment::ArcIntern::<str>::from(s.as_str())))
+                            })
+                        })
+                    }),
+                ),
+            ],
+        );
+        print_ratios(&format!("Pool hit {name}"), data.len() as u64, &r, faster);
+        drop((held, held_ai));
+        let fresh_pool = ito::Pool::new();
+        let mut keep = Vec::with_capacity(uniq.len());
+        let mut keep_ai = Vec::with_capacity(uniq.len());
+        let uniq_ref = &uniq;
+        let r = best_of(
+            25,
+            &mut [
+                (
+                    "ito Pool",
+                    Box::new(|| {
+                        let d = timed(|| {
+                            uniq_ref
+                                .iter()
+                                .for_each(|s| keep.push(fresh_pool.intern(s)))
+                        });
+                        keep.clear();
+                        d
+                    }),
+                ),
+                (
+                    "internment ArcIntern",
+                    Box::new(|| {
+                        let d = timed(|| {
+                            uniq_ref.iter().for_each(|s| {
+                                keep_ai.push(internment::ArcIntern::<str>::from(s.as_str()))
+                            })
+                        });
+                        keep_ai.clear();
+                        d
+                    }),
+                ),
+            ],
+        );
+        print_ratios(&format!("Pool miss {name}"), uniq.len() as u64, &r, faster);
     }
     // 1 MiB similar strings: per string, beside a 1 MiB memcpy.
     let mut buf = vec![b'a'; MIB];

@@ -252,5 +252,255 @@ fn hex_array(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, roundtrip, event_id, hex, hex_array);
+// ---------------------------------------------------------------------------
+// The relay wire protocol against the `nostr` crate (rust-nostr 0.45).
+
+/// A kind-1 event with hostile content (quotes, backslashes, controls,
+/// emoji, U+2028) and a correct id.
+fn hostile_event() -> String {
+    let content = "Quote \"this\" and C:\\path\\to, tab\there, newline\nbell\u{7} <b>&amp;</b> 🤙⚡ \u{2028} and enough plain text to reach the length of an ordinary note, about two hundred bytes.";
+    let mut value = serde_json::json!({
+        "id": "",
+        "pubkey": "6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93",
+        "created_at": 1673347337u64,
+        "kind": 1,
+        "tags": [
+            ["e", "3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206", "wss://relay.example.com", "root"],
+            ["p", "bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"],
+            ["t", "nostr"]
+        ],
+        "content": content,
+        "sig": "908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262",
+    });
+    let canonical = serde_json::json!([
+        0,
+        value["pubkey"],
+        value["created_at"],
+        value["kind"],
+        value["tags"],
+        value["content"]
+    ])
+    .to_string();
+    value["id"] = ito::hex::encode(&Sha256::digest(canonical.as_bytes())).into();
+    serde_json::to_string(&value).unwrap()
+}
+
+fn pubkey(i: u32) -> String {
+    format!("{:056x}{i:08x}", 0xabcdefu64)
+}
+
+fn relay_parse(c: &mut Criterion) {
+    use ::nostr::prelude as rn;
+    let mut g = c.benchmark_group("relay_parse");
+    let event = hostile_event();
+    let message = format!(r#"["EVENT",{event}]"#);
+    {
+        let ito::nostr::ClientMessage::Event { event, .. } =
+            ito::nostr::ClientMessage::parse(message.as_bytes()).unwrap()
+        else {
+            panic!()
+        };
+        assert!(nostr::verify_id(&event));
+        let rn::ClientMessage::Event(theirs) = rn::ClientMessage::from_json(&message).unwrap()
+        else {
+            panic!()
+        };
+        assert!(theirs.verify_id(), "peers must agree");
+    }
+    g.bench_function(BenchmarkId::new("ito", "EVENT+id"), |b| {
+        b.iter(|| {
+            let m = ito::nostr::ClientMessage::parse(black_box(message.as_bytes())).unwrap();
+            let ito::nostr::ClientMessage::Event { event, .. } = m else {
+                unreachable!()
+            };
+            black_box(nostr::verify_id(&event))
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "EVENT+id"), |b| {
+        b.iter(|| {
+            let m = rn::ClientMessage::from_json(black_box(&message)).unwrap();
+            let rn::ClientMessage::Event(event) = m else {
+                unreachable!()
+            };
+            black_box(event.verify_id())
+        })
+    });
+    let (a, b2) = (pubkey(1), pubkey(2));
+    let reqs = [
+        (
+            "REQ_2_filters",
+            format!(
+                r##"["REQ","sub:1",{{"kinds":[1,7],"authors":["{a}","{b2}"],"since":1700000000,"limit":100}},{{"#e":["3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206"],"kinds":[7]}}]"##
+            ),
+        ),
+        (
+            "REQ_3_filters",
+            format!(
+                r##"["REQ","sub:1",{{"kinds":[1,7],"authors":["{a}","{b2}"],"since":1700000000,"limit":100}},{{"#e":["3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206"],"kinds":[7]}},{{"#t":["nostr","rust"],"until":1800000000}}]"##
+            ),
+        ),
+    ];
+    for (name, req) in &reqs {
+        assert!(ito::nostr::ClientMessage::parse(req.as_bytes()).is_ok());
+        assert!(rn::ClientMessage::from_json(req).is_ok());
+        g.bench_function(BenchmarkId::new("ito", name), |b| {
+            b.iter(|| {
+                black_box(ito::nostr::ClientMessage::parse(black_box(req.as_bytes())).unwrap())
+            })
+        });
+        g.bench_function(BenchmarkId::new("nostr", name), |b| {
+            b.iter(|| black_box(rn::ClientMessage::from_json(black_box(req)).unwrap()))
+        });
+    }
+    g.finish();
+}
+
+fn relay_match(c: &mut Criterion) {
+    use ::nostr::prelude as rn;
+    let mut g = c.benchmark_group("relay_match");
+    let text = hostile_event();
+    let ours = Event::parse(text.as_bytes()).unwrap();
+    let theirs = rn::Event::from_json(&text).unwrap();
+    let author = ito::hex::encode(&ours.pubkey);
+    let one = format!(
+        r#"{{"kinds":[1,7],"authors":["{author}","{}"],"since":1600000000}}"#,
+        pubkey(9)
+    );
+    let f_ours = ito::nostr::Filter::parse(one.as_bytes()).unwrap();
+    let f_theirs = rn::Filter::from_json(&one).unwrap();
+    assert!(f_ours.matches(&ours) && f_theirs.match_event(&theirs, Default::default()));
+    g.bench_function(BenchmarkId::new("ito", "one_filter"), |b| {
+        b.iter(|| black_box(black_box(&f_ours).matches(black_box(&ours))))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "one_filter"), |b| {
+        b.iter(|| {
+            black_box(black_box(&f_theirs).match_event(black_box(&theirs), Default::default()))
+        })
+    });
+
+    // 1,000 open subscriptions: by author (most), by #p, by kind; one of
+    // them is the event's author.
+    let texts: Vec<String> = (0..1000u32)
+        .map(|i| match i % 10 {
+            _ if i == 502 => format!(r#"{{"authors":["{author}"],"kinds":[1,6,7]}}"#),
+            0 => format!(r##"{{"#p":["{}"],"kinds":[1]}}"##, pubkey(i)),
+            1 => format!(r#"{{"kinds":[{}],"since":1700000000}}"#, 30000 + i),
+            _ => format!(
+                r#"{{"authors":["{}","{}"],"kinds":[1,6,7]}}"#,
+                pubkey(i),
+                pubkey(i + 5000)
+            ),
+        })
+        .collect();
+    let mut index = ito::nostr::FilterIndex::new();
+    let ours_many: Vec<ito::nostr::Filter> = texts
+        .iter()
+        .map(|t| ito::nostr::Filter::parse(t.as_bytes()).unwrap())
+        .collect();
+    for f in &ours_many {
+        index.insert(f.clone().into_owned());
+    }
+    let theirs_many: Vec<rn::Filter> = texts
+        .iter()
+        .map(|t| rn::Filter::from_json(t).unwrap())
+        .collect();
+    let mut hits = Vec::new();
+    index.matches(&ours, &mut hits);
+    let want: Vec<u32> = theirs_many
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.match_event(&theirs, Default::default()))
+        .map(|(i, _)| i as u32)
+        .collect();
+    assert_eq!(hits, want, "peers must agree");
+    assert_eq!(hits, [502]);
+    g.bench_function(BenchmarkId::new("ito_index", "1000_filters"), |b| {
+        b.iter(|| {
+            black_box(&index).matches(black_box(&ours), &mut hits);
+            black_box(&hits);
+        })
+    });
+    g.bench_function(BenchmarkId::new("ito_loop", "1000_filters"), |b| {
+        b.iter(|| {
+            hits.clear();
+            for (i, f) in black_box(&ours_many).iter().enumerate() {
+                if f.matches(black_box(&ours)) {
+                    hits.push(i as u32);
+                }
+            }
+            black_box(&hits);
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "1000_filters"), |b| {
+        b.iter(|| {
+            hits.clear();
+            for (i, f) in black_box(&theirs_many).iter().enumerate() {
+                if f.match_event(black_box(&theirs), Default::default()) {
+                    hits.push(i as u32);
+                }
+            }
+            black_box(&hits);
+        })
+    });
+    g.finish();
+}
+
+fn relay_write(c: &mut Criterion) {
+    use ::nostr::prelude as rn;
+    use std::borrow::Cow;
+    let mut g = c.benchmark_group("relay_write");
+    let text = hostile_event();
+    let ours = Event::parse(text.as_bytes()).unwrap();
+    let theirs = rn::Event::from_json(&text).unwrap();
+    let sub = rn::SubscriptionId::new("sub:1");
+    let theirs_msg = rn::RelayMessage::Event {
+        subscription_id: Cow::Borrowed(&sub),
+        event: Cow::Borrowed(&theirs),
+    };
+    let mut out = Vec::with_capacity(4096);
+    nostr::RelayMessage::Event {
+        subscription_id: "sub:1",
+        event: &ours,
+    }
+    .write(&mut out);
+    assert_eq!(out, theirs_msg.as_json().as_bytes(), "peers must agree");
+    g.bench_function(BenchmarkId::new("ito", "EVENT"), |b| {
+        b.iter(|| {
+            out.clear();
+            nostr::RelayMessage::Event {
+                subscription_id: black_box("sub:1"),
+                event: black_box(&ours),
+            }
+            .write(&mut out);
+            black_box(&out);
+        })
+    });
+    let raw = ito::json::RawJson::new(&text).unwrap();
+    g.bench_function(BenchmarkId::new("ito_verbatim", "EVENT"), |b| {
+        b.iter(|| {
+            out.clear();
+            nostr::RelayMessage::EventRaw {
+                subscription_id: black_box("sub:1"),
+                event: black_box(raw),
+            }
+            .write(&mut out);
+            black_box(&out);
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "EVENT"), |b| {
+        b.iter(|| black_box(black_box(&theirs_msg).as_json()))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    roundtrip,
+    event_id,
+    hex,
+    hex_array,
+    relay_parse,
+    relay_match,
+    relay_write
+);
 criterion_main!(benches);

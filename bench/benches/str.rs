@@ -9,26 +9,31 @@
 //!   `compact_str::format_compact!` vs hand-written `String::with_capacity`
 //!   + `push_str` (and `ito::concat!`).
 //! - `interp/5x_60B`, `interp/5x_200B`: five string pieces.
-//! - `from/*`: `Str::from(&str)` inline vs `CompactString`, 64 B heap vs
-//!   `Arc<str>`.
+//! - `from/*`: `Str::from(&str)` inline vs `CompactString`, 36 and 64 B
+//!   heap vs `Box<str>` and `Arc<str>`.
 //! - `clone/*`: heap `Str` vs `Arc<str>`, inline `Str` vs `CompactString`.
-//! - `quote_str/4KiB`: JSON-safe heap `Str` vs a `memcpy` of its bytes.
+//! - `facts/inline_11B`: `is_json_safe` of an inline `Str` (computed on
+//!   demand).
+//! - `quote_str/*`: JSON-safe heap `Str` vs a `memcpy` of its bytes; an
+//!   inline `Str` vs `json::quote` of the same `&str`.
 //! - `facts/4KiB`: the fused copy+classify kernel per `Kernel` vs a plain
 //!   copy.
 //!
-//! Every measured closure returns its result through `black_box`, and the
-//! result is dropped inside the measurement (all peers pay their free).
-//! Inputs pass through `black_box` on every iteration too: with a
-//! loop-invariant input LLVM hoisted `CompactString::from` out of the loop
-//! (until 2026-11-22 the inline `from` figure of the peer was an empty
-//! loop, 1.5 ns instead of 3.5-4.5 ns).
+//! Nothing here can be optimised away: every input passes through
+//! `black_box` on *every iteration* (with a loop-invariant input LLVM
+//! hoisted `CompactString::from` out of the loop until 2026-11-22, and
+//! hoisted the length sums and loads of the `interp` inputs until
+//! 2026-11-24), every result goes through `black_box` and is dropped inside
+//! the timed loop, so every contender pays its free.
 //!
-//! On a shared, loaded machine criterion's means swing by 2x between runs.
-//! `ITO_STR_BEST_OF=1 cargo bench -p ito-bench --bench str` instead prints
-//! a best-of-100 table of the `from`/`clone`/`quote_str` cases (each peer
-//! timed in alternation, the fastest round kept): the least disturbed run
-//! of each, which is what the per-operation cost is.
-
+//! On a shared, loaded machine criterion's means swing by 2x between runs
+//! and it times contenders one after the other.
+//! `ITO_STR_ALTERNATE=1 cargo bench -p ito-bench --bench str` instead
+//! prints the lifecycle table: each pair of contenders timed in
+//! alternation (A B, then B A, ...) for many short rounds, with the median
+//! of the per-round ratios (each round's two timings share the host's
+//! state) and the ratio of the fastest rounds. It also times the old
+//! `interp` loops (inputs hoisted) beside the corrected ones.
 use compact_str::{format_compact, CompactString};
 use criterion::{criterion_group, Criterion};
 use ito::{Kernel, Str};
@@ -42,19 +47,32 @@ fn interp(c: &mut Criterion) {
     assert_eq!(b.len(), 29);
     let mut g = c.benchmark_group("interp/ruby_36B");
     g.bench_function("ito::format", |bn| {
-        bn.iter(|| black_box(ito::format!("{a}, {b}")))
+        bn.iter(|| {
+            let (a, b) = black_box((a, b));
+            black_box(ito::format!("{a}, {b}"))
+        })
     });
     g.bench_function("ito::concat", |bn| {
-        bn.iter(|| black_box(ito::concat!(a, ", ", b)))
+        bn.iter(|| {
+            let (a, b) = black_box((a, b));
+            black_box(ito::concat!(a, ", ", b))
+        })
     });
     g.bench_function("std::format", |bn| {
-        bn.iter(|| black_box(std::format!("{a}, {b}")))
+        bn.iter(|| {
+            let (a, b) = black_box((a, b));
+            black_box(std::format!("{a}, {b}"))
+        })
     });
     g.bench_function("compact_str::format_compact", |bn| {
-        bn.iter(|| black_box(format_compact!("{a}, {b}")))
+        bn.iter(|| {
+            let (a, b) = black_box((a, b));
+            black_box(format_compact!("{a}, {b}"))
+        })
     });
     g.bench_function("hand_written", |bn| {
         bn.iter(|| {
+            let (a, b) = black_box((a, b));
             let mut s = String::with_capacity(a.len() + 2 + b.len());
             s.push_str(a);
             s.push_str(", ");
@@ -76,20 +94,34 @@ fn interp(c: &mut Criterion) {
         let [p1, p2, p3, p4, p5] = [0, 1, 2, 3, 4].map(|i| black_box(owned[i].as_str()));
         let total: usize = lens.iter().sum();
         let mut g = c.benchmark_group(name);
+        let ps = (p1, p2, p3, p4, p5);
         g.bench_function("ito::format", |bn| {
-            bn.iter(|| black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}")))
+            bn.iter(|| {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}"))
+            })
         });
         g.bench_function("ito::concat", |bn| {
-            bn.iter(|| black_box(ito::concat!(p1, p2, p3, p4, p5)))
+            bn.iter(|| {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                black_box(ito::concat!(p1, p2, p3, p4, p5))
+            })
         });
         g.bench_function("std::format", |bn| {
-            bn.iter(|| black_box(std::format!("{p1}{p2}{p3}{p4}{p5}")))
+            bn.iter(|| {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                black_box(std::format!("{p1}{p2}{p3}{p4}{p5}"))
+            })
         });
         g.bench_function("compact_str::format_compact", |bn| {
-            bn.iter(|| black_box(format_compact!("{p1}{p2}{p3}{p4}{p5}")))
+            bn.iter(|| {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                black_box(format_compact!("{p1}{p2}{p3}{p4}{p5}"))
+            })
         });
         g.bench_function("hand_written", |bn| {
             bn.iter(|| {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
                 let mut s =
                     String::with_capacity(p1.len() + p2.len() + p3.len() + p4.len() + p5.len());
                 s.push_str(p1);
@@ -106,36 +138,41 @@ fn interp(c: &mut Criterion) {
 }
 
 fn from_and_clone(c: &mut Criterion) {
-    let short = black_box("short_key_1"); // 11 bytes: the median JSON string
-    let long = black_box("x".repeat(64));
-    let long = long.as_str();
+    // 3, 11 (the median JSON string) and 21 bytes: inline.
+    for short in ["abc", "short_key_1", "a_twenty_one_byte_key"] {
+        let mut g = c.benchmark_group(format!("from/inline_{}B", short.len()));
+        g.bench_function("Str::from", |bn| {
+            bn.iter(|| black_box(Str::from(black_box(short))))
+        });
+        g.bench_function("CompactString::from", |bn| {
+            bn.iter(|| black_box(CompactString::from(black_box(short))))
+        });
+        g.finish();
+    }
 
-    let mut g = c.benchmark_group("from/inline_11B");
-    // The input goes through black_box on every iteration: with a
-    // loop-invariant input LLVM hoists CompactString's construction out of
-    // the loop and the peer figure measures an empty loop.
-    g.bench_function("Str::from", |bn| {
-        bn.iter(|| black_box(Str::from(black_box(short))))
-    });
-    g.bench_function("CompactString::from", |bn| {
-        bn.iter(|| black_box(CompactString::from(black_box(short))))
-    });
-    g.finish();
+    for n in [36, 64] {
+        let long = "x".repeat(n);
+        let long = long.as_str();
+        let mut g = c.benchmark_group(format!("from/heap_{n}B"));
+        g.bench_function("Str::from", |bn| {
+            bn.iter(|| black_box(Str::from(black_box(long))))
+        });
+        g.bench_function("Box<str>::from", |bn| {
+            bn.iter(|| black_box(Box::<str>::from(black_box(long))))
+        });
+        g.bench_function("Arc<str>::from", |bn| {
+            bn.iter(|| black_box(Arc::<str>::from(black_box(long))))
+        });
+        g.bench_function("CompactString::from", |bn| {
+            bn.iter(|| black_box(CompactString::from(black_box(long))))
+        });
+        g.finish();
+    }
 
-    let mut g = c.benchmark_group("from/heap_64B");
-    g.bench_function("Str::from", |bn| {
-        bn.iter(|| black_box(Str::from(black_box(long))))
-    });
-    g.bench_function("Arc<str>::from", |bn| {
-        bn.iter(|| black_box(Arc::<str>::from(black_box(long))))
-    });
-    g.bench_function("CompactString::from", |bn| {
-        bn.iter(|| black_box(CompactString::from(black_box(long))))
-    });
-    g.finish();
-
-    let s_heap = Str::from(long);
-    let a_heap: Arc<str> = Arc::from(long);
+    let short = "short_key_1";
+    let long = "x".repeat(64);
+    let s_heap = Str::from(long.as_str());
+    let a_heap: Arc<str> = Arc::from(long.as_str());
     let mut g = c.benchmark_group("clone/heap_64B");
     g.bench_function("Str", |bn| {
         bn.iter(|| black_box(black_box(&s_heap).clone()))
@@ -155,30 +192,65 @@ fn from_and_clone(c: &mut Criterion) {
         bn.iter(|| black_box(black_box(&c_inline).clone()))
     });
     g.finish();
+
+    let mut g = c.benchmark_group("facts/inline_11B");
+    g.bench_function("is_json_safe", |bn| {
+        bn.iter(|| black_box(black_box(&s_inline).is_json_safe()))
+    });
+    g.bench_function("is_ascii", |bn| {
+        bn.iter(|| black_box(black_box(&s_inline).is_ascii()))
+    });
+    g.finish();
+}
+
+/// Criterion group `name`: `quote_str` of `s` beside `peer` writing the
+/// same string into the same (cleared) buffer.
+fn quote_pair(
+    c: &mut Criterion,
+    name: &str,
+    s: &Str,
+    peer_name: &str,
+    peer: impl Fn(&mut Vec<u8>, &Str),
+) {
+    let mut g = c.benchmark_group(name);
+    g.throughput(criterion::Throughput::Bytes(s.len() as u64));
+    quote_case(&mut g, "quote_str", s, ito::str::quote_str);
+    quote_case(&mut g, peer_name, s, peer);
+    g.finish();
+}
+
+/// One case of [`quote_pair`], monomorphised for `f`.
+fn quote_case(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    s: &Str,
+    f: impl Fn(&mut Vec<u8>, &Str),
+) {
+    let mut dst: Vec<u8> = Vec::with_capacity(8192);
+    g.bench_function(id, |bn| {
+        bn.iter(|| {
+            dst.clear();
+            f(&mut dst, black_box(s));
+            black_box(dst.len())
+        })
+    });
 }
 
 fn quote(c: &mut Criterion) {
     let text: String = (0..4096).map(|i| (b'a' + (i % 26) as u8) as char).collect();
     let s = Str::from(text.as_str());
     assert!(s.is_json_safe() && s.is_heap());
-    let mut dst: Vec<u8> = Vec::with_capacity(8192);
-    let mut g = c.benchmark_group("quote_str/4KiB");
-    g.throughput(criterion::Throughput::Bytes(4096));
-    g.bench_function("quote_str", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            ito::str::quote_str(&mut dst, black_box(&s));
-            black_box(dst.len())
-        })
+    quote_pair(c, "quote_str/4KiB", &s, "memcpy", |dst, s| {
+        dst.extend_from_slice(s.as_bytes())
     });
-    g.bench_function("memcpy", |bn| {
-        bn.iter(|| {
-            dst.clear();
-            dst.extend_from_slice(black_box(s.as_bytes()));
-            black_box(dst.len())
-        })
-    });
-    g.finish();
+    let short = Str::from("short_key_1");
+    quote_pair(
+        c,
+        "quote_str/inline_11B",
+        &short,
+        "json::quote",
+        |dst, s| ito::json::quote(dst, s.as_str()),
+    );
 
     let mut out = vec![0u8; 4096];
     let mut g = c.benchmark_group("facts/4KiB");
@@ -203,96 +275,285 @@ fn quote(c: &mut Criterion) {
     g.finish();
 }
 
-/// Time `f` over `iters` calls; keep the fastest round in `best` (ns/call).
-fn best_round<F: FnMut()>(iters: u64, mut f: F, best: &mut f64) {
-    let t = std::time::Instant::now();
-    for _ in 0..iters {
-        f();
-    }
-    *best = best.min(t.elapsed().as_secs_f64() * 1e9 / iters as f64);
+/// A contender of the alternating runner: runs its operation `n` times.
+type Contender<'a> = Box<dyn FnMut(u64) + 'a>;
+
+/// Wrap one operation into a [`Contender`] (the loop is monomorphised, so
+/// the per-call cost is the operation's own).
+fn op<'a, F: FnMut() + 'a>(mut f: F) -> Contender<'a> {
+    Box::new(move |n| {
+        for _ in 0..n {
+            f();
+        }
+    })
 }
 
-/// The best-of-N table (see the module doc).
-fn best_of_n() {
-    let rounds = 100;
-    let pair = |name: &str, ours: f64, peer_name: &str, peer: f64| {
-        println!(
-            "{name:18} Str {ours:7.2} ns   {peer_name:14} {peer:7.2} ns   peer/ito {:.2}",
-            peer / ours
-        );
+/// Time `a` and `b` alternately, `rounds` rounds of `iters` calls each
+/// (order swapped every round). Returns (median ns of a, median ns of b,
+/// median of the per-round ratios b/a, ratio of the fastest rounds).
+fn alternate(rounds: usize, iters: u64, a: &mut Contender<'_>, b: &mut Contender<'_>) -> [f64; 4] {
+    let time = |f: &mut Contender<'_>| {
+        let t = std::time::Instant::now();
+        f(iters);
+        t.elapsed().as_secs_f64() * 1e9 / iters as f64
     };
+    a(iters / 4 + 1); // warm up both
+    b(iters / 4 + 1);
+    let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..rounds {
+        let (x, y) = if r % 2 == 0 {
+            let x = time(a);
+            (x, time(b))
+        } else {
+            let y = time(b);
+            (time(a), y)
+        };
+        ta.push(x);
+        tb.push(y);
+        ratios.push(y / x);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let best = |v: &[f64]| v.iter().copied().fold(f64::MAX, f64::min);
+    let (ba, bb) = (best(&ta), best(&tb));
+    [
+        median(&mut ta),
+        median(&mut tb),
+        median(&mut ratios),
+        bb / ba,
+    ]
+}
+
+/// One line of the lifecycle table.
+fn row(name: &str, peer: &str, target: &str, r: [f64; 4]) {
+    println!(
+        "{name:34} ito {:7.2} ns  {peer:22} {:7.2} ns  peer/ito median {:5.2}  best {:5.2}  {target}",
+        r[0], r[1], r[2], r[3]
+    );
+}
+
+/// The lifecycle table (see the module doc): build + drop, clone + drop,
+/// facts and quoting, every input `black_box`ed per call, every result
+/// dropped inside the loop.
+fn lifecycle() {
+    let rounds: usize = std::env::var("ITO_STR_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    println!(
+        "lifecycle table: {rounds} alternating rounds per pair; peer/ito > 1: ito faster ({})",
+        ito_bench::cpu_name()
+    );
     for s in ["abc", "short_key_1", "a_twenty_one_byte_key"] {
-        let s: &str = black_box(s);
-        let (mut a, mut c) = (f64::MAX, f64::MAX);
-        for _ in 0..rounds {
-            best_round(200_000, || drop(black_box(Str::from(black_box(s)))), &mut a);
-            best_round(
-                200_000,
-                || drop(black_box(CompactString::from(black_box(s)))),
-                &mut c,
-            );
-        }
-        pair(&format!("from/inline_{}B", s.len()), a, "CompactString", c);
+        let target = if s.len() == 21 { ">= 0.9" } else { ">= 1.0" };
+        let r = alternate(
+            rounds,
+            20_000,
+            &mut op(|| drop(black_box(Str::from(black_box(s))))),
+            &mut op(|| drop(black_box(CompactString::from(black_box(s))))),
+        );
+        row(
+            &format!("from+drop inline {}B", s.len()),
+            "CompactString::from",
+            target,
+            r,
+        );
+    }
+    for n in [36, 64, 200] {
+        let long = "x".repeat(n);
+        let long = long.as_str();
+        let r = alternate(
+            rounds,
+            10_000,
+            &mut op(|| drop(black_box(Str::from(black_box(long))))),
+            &mut op(|| drop(black_box(Box::<str>::from(black_box(long))))),
+        );
+        row(
+            &format!("from+drop heap {n}B"),
+            "Box<str>::from",
+            ">= 0.83 (<= 1.2x)",
+            r,
+        );
+        let r = alternate(
+            rounds,
+            10_000,
+            &mut op(|| drop(black_box(Str::from(black_box(long))))),
+            &mut op(|| drop(black_box(Arc::<str>::from(black_box(long))))),
+        );
+        row(&format!("from+drop heap {n}B"), "Arc<str>::from", "-", r);
     }
     let long = "x".repeat(64);
-    let long: &str = black_box(&long);
-    let (mut a, mut c) = (f64::MAX, f64::MAX);
-    for _ in 0..rounds {
-        best_round(
-            100_000,
-            || drop(black_box(Str::from(black_box(long)))),
-            &mut a,
-        );
-        best_round(
-            100_000,
-            || drop(black_box(Arc::<str>::from(black_box(long)))),
-            &mut c,
-        );
-    }
-    pair("from/heap_64B", a, "Arc<str>", c);
+    let (sh, ah) = (Str::from(long.as_str()), Arc::<str>::from(long.as_str()));
+    let r = alternate(
+        rounds,
+        20_000,
+        &mut op(|| drop(black_box(black_box(&sh).clone()))),
+        &mut op(|| drop(black_box(black_box(&ah).clone()))),
+    );
+    row("clone+drop shared heap 64B", "Arc<str>", ">= 0.95", r);
     let (si, ci) = (Str::from("short_key_1"), CompactString::from("short_key_1"));
-    let (sh, ah) = (Str::from(long), Arc::<str>::from(long));
-    let [mut a, mut c, mut d, mut e] = [f64::MAX; 4];
-    for _ in 0..rounds {
-        best_round(200_000, || drop(black_box(black_box(&si).clone())), &mut a);
-        best_round(200_000, || drop(black_box(black_box(&ci).clone())), &mut c);
-        best_round(200_000, || drop(black_box(black_box(&sh).clone())), &mut d);
-        best_round(200_000, || drop(black_box(black_box(&ah).clone())), &mut e);
-    }
-    pair("clone/inline_11B", a, "CompactString", c);
-    pair("clone/heap_64B", d, "Arc<str>", e);
-    let text: String = (0..4096).map(|i| (b'a' + (i % 26) as u8) as char).collect();
-    let s = Str::from(text.as_str());
-    let mut dst: Vec<u8> = Vec::with_capacity(8192);
-    let (mut a, mut c) = (f64::MAX, f64::MAX);
-    for _ in 0..rounds {
-        best_round(
-            10_000,
-            || {
-                dst.clear();
-                ito::str::quote_str(&mut dst, black_box(&s));
-                black_box(dst.len());
-            },
-            &mut a,
+    let r = alternate(
+        rounds,
+        20_000,
+        &mut op(|| drop(black_box(black_box(&si).clone()))),
+        &mut op(|| drop(black_box(black_box(&ci).clone()))),
+    );
+    row("clone+drop inline 11B", "CompactString", ">= 1.0", r);
+    let r = alternate(
+        rounds,
+        20_000,
+        &mut op(|| {
+            black_box(black_box(&si).is_json_safe());
+        }),
+        &mut op(|| {
+            black_box(black_box(&ci).len());
+        }),
+    );
+    row(
+        "is_json_safe inline 11B",
+        "CompactString::len",
+        "ito <= 2 ns",
+        r,
+    );
+    let mut d1: Vec<u8> = Vec::with_capacity(256);
+    let mut d2: Vec<u8> = Vec::with_capacity(256);
+    for s in ["abc", "short_key_1", "a_twenty_one_byte_key"] {
+        let st = Str::from(s);
+        let r = alternate(
+            rounds,
+            20_000,
+            &mut op(|| {
+                d1.clear();
+                ito::str::quote_str(&mut d1, black_box(&st));
+                black_box(d1.len());
+            }),
+            &mut op(|| {
+                d2.clear();
+                ito::json::quote(&mut d2, black_box(s));
+                black_box(d2.len());
+            }),
         );
-        best_round(
-            10_000,
-            || {
-                dst.clear();
-                dst.extend_from_slice(black_box(s.as_bytes()));
-                black_box(dst.len());
-            },
-            &mut c,
+        row(
+            &format!("quote_str inline {}B", s.len()),
+            "json::quote(&str)",
+            ">= 1.0",
+            r,
         );
     }
-    pair("quote_str/4KiB", a, "memcpy", c);
+
+    // format!/concat! vs the hand-written String, inputs black_boxed per
+    // call ("per-call"), and the pre-2026-11-24 loops that black_boxed them
+    // once outside the loop ("hoisted"), to show which figure is real.
+    let (a, b) = ("hello", "a string of twenty-nine bytes");
+    let hand2 = |a: &str, b: &str| {
+        let mut s = String::with_capacity(a.len() + 2 + b.len());
+        s.push_str(a);
+        s.push_str(", ");
+        s.push_str(b);
+        s
+    };
+    const BOUND: &str = ">= 0.83 (<= 1.2x)";
+    vs_hand(
+        rounds,
+        "format! 36B (3 pieces) per-call",
+        BOUND,
+        || {
+            let (a, b) = black_box((a, b));
+            drop(black_box(ito::format!("{a}, {b}")))
+        },
+        || {
+            let (a, b) = black_box((a, b));
+            drop(black_box(hand2(a, b)))
+        },
+    );
+    vs_hand(
+        rounds,
+        "concat! 36B (3 pieces) per-call",
+        BOUND,
+        || {
+            let (a, b) = black_box((a, b));
+            drop(black_box(ito::concat!(a, ", ", b)))
+        },
+        || {
+            let (a, b) = black_box((a, b));
+            drop(black_box(hand2(a, b)))
+        },
+    );
+    let (ha, hb) = black_box((a, b));
+    vs_hand(
+        rounds,
+        "format! 36B hoisted (old loop)",
+        "-",
+        || drop(black_box(ito::format!("{ha}, {hb}"))),
+        || drop(black_box(hand2(ha, hb))),
+    );
+    for lens in [[8usize, 16, 12, 20, 4], [30, 50, 40, 60, 20]] {
+        let owned: Vec<String> = lens
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ((b'a' + i as u8) as char).to_string().repeat(*n))
+            .collect();
+        let ps = (
+            owned[0].as_str(),
+            owned[1].as_str(),
+            owned[2].as_str(),
+            owned[3].as_str(),
+            owned[4].as_str(),
+        );
+        let total: usize = lens.iter().sum();
+        let hand5 = |(p1, p2, p3, p4, p5): (&str, &str, &str, &str, &str)| {
+            let mut s = String::with_capacity(p1.len() + p2.len() + p3.len() + p4.len() + p5.len());
+            s.push_str(p1);
+            s.push_str(p2);
+            s.push_str(p3);
+            s.push_str(p4);
+            s.push_str(p5);
+            s
+        };
+        vs_hand(
+            rounds,
+            &format!("format! {total}B (5 pieces) per-call"),
+            BOUND,
+            || {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                drop(black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}")))
+            },
+            || drop(black_box(hand5(black_box(ps)))),
+        );
+        vs_hand(
+            rounds,
+            &format!("concat! {total}B (5 pieces) per-call"),
+            BOUND,
+            || {
+                let (p1, p2, p3, p4, p5) = black_box(ps);
+                drop(black_box(ito::concat!(p1, p2, p3, p4, p5)))
+            },
+            || drop(black_box(hand5(black_box(ps)))),
+        );
+        let (p1, p2, p3, p4, p5) = black_box(ps);
+        vs_hand(
+            rounds,
+            &format!("format! {total}B hoisted (old loop)"),
+            "-",
+            || drop(black_box(ito::format!("{p1}{p2}{p3}{p4}{p5}"))),
+            || drop(black_box(hand5((p1, p2, p3, p4, p5)))),
+        );
+    }
+}
+
+/// One row of the lifecycle table: `ito` against the hand-written `String`.
+fn vs_hand(rounds: usize, name: &str, target: &str, ito: impl FnMut(), hand: impl FnMut()) {
+    let r = alternate(rounds, 10_000, &mut op(ito), &mut op(hand));
+    row(name, "String hand-written", target, r);
 }
 
 criterion_group!(benches, interp, from_and_clone, quote);
 
 fn main() {
-    if std::env::var_os("ITO_STR_BEST_OF").is_some() {
-        best_of_n();
+    if std::env::var_os("ITO_STR_ALTERNATE").is_some() {
+        lifecycle();
         return;
     }
     benches();

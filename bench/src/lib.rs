@@ -178,3 +178,47 @@ pub fn best_of(rounds: usize, fs: &mut [Timed<'_>]) -> Vec<(String, std::time::D
     }
     fs.iter().map(|(n, _)| n.to_string()).zip(best).collect()
 }
+
+/// A uniform float in [0, 1).
+fn unit(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Length in 20..=200: 20 + a log-normal part with median 30 and p90 70
+/// (sigma = ln(70/30) / 1.2816).
+fn medium_len(rng: &mut Rng) -> usize {
+    let (u1, u2) = (unit(rng).max(1e-12), unit(rng));
+    let z = (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
+    let extra = 30.0 * (0.661 * z).exp();
+    (20.0 + extra).round().clamp(20.0, 200.0) as usize
+}
+
+/// The medium-text set of issue #12: lengths 20–200 B (median ≈ 50,
+/// p90 ≈ 90), 8 % of strings with 1–3 escapes (`"`, `\`, `\n`, `\t`, BEL)
+/// at random positions, 0.4 % with one 2–4-byte UTF-8 character.
+pub fn medium_text(count: usize, seed: u64) -> Vec<String> {
+    const ALPHA: &[u8] =
+        b"abcdefghijklmnopqrstuvwxyz      ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:;!?'-()/";
+    const ESCAPES: &[char] = &['"', '\\', '\n', '\t', '\u{7}'];
+    const WIDE: &[char] = &['é', 'ß', '€', '中', '😀', '🎉'];
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let len = medium_len(&mut rng);
+            let mut s: Vec<char> = (0..len)
+                .map(|_| ALPHA[rng.below(ALPHA.len() as u64) as usize] as char)
+                .collect();
+            let roll = rng.below(1000);
+            if roll < 80 {
+                for _ in 0..1 + rng.below(3) {
+                    let at = rng.below(s.len() as u64) as usize;
+                    s[at] = ESCAPES[rng.below(ESCAPES.len() as u64) as usize];
+                }
+            } else if roll < 84 {
+                let at = rng.below(s.len() as u64) as usize;
+                s[at] = WIDE[rng.below(WIDE.len() as u64) as usize];
+            }
+            s.into_iter().collect()
+        })
+        .collect()
+}

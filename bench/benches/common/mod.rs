@@ -78,6 +78,18 @@ impl Peer for lasso::Rodeo {
     }
 }
 
+/// The thread-safe lasso table used from one thread: the peer of the
+/// thread-safe `ito::Interner`'s single-threaded figures.
+impl Peer for lasso::ThreadedRodeo {
+    type Sym = lasso::Spur;
+    fn new() -> Self {
+        lasso::ThreadedRodeo::default()
+    }
+    fn intern(&mut self, s: &str) -> lasso::Spur {
+        self.get_or_intern(s)
+    }
+}
+
 impl Peer for SI {
     type Sym = string_interner::DefaultSymbol;
     fn new() -> Self {

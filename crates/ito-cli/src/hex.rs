@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 use ito::hex;
 
-use crate::io::{read_inputs, Failure, Output, Progress};
+use crate::io::{line_failure, open_inputs, read_inputs, stream_lines, Failure, Output, Progress};
 use crate::IoArgs;
 
 #[derive(Subcommand)]
@@ -65,28 +65,29 @@ fn encode(args: &EncodeArgs) -> Result<(), Failure> {
 }
 
 fn decode(args: &DecodeArgs) -> Result<(), Failure> {
-    let inputs = read_inputs(&args.io.files)?;
+    let inputs = open_inputs(&args.io.files)?;
     let mut out = Output::open(args.io.output.as_deref())?;
     let accept = if args.strict_lower {
         hex::Accept::Lowercase
     } else {
         hex::Accept::AnyCase
     };
-    let progress = Progress::new(inputs.iter().map(|i| i.data.len() as u64).sum());
-    let mut buf = Vec::new();
-    for input in &inputs {
-        let mut start = 0;
-        for line in input.data.split_inclusive(|&b| b == b'\n') {
+    // Line by line, streamed on every core in bounded memory.
+    stream_lines(
+        inputs,
+        "lines",
+        |line| {
             let lead = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let digits = line[lead..].trim_ascii_end();
-            buf.clear();
+            let mut buf = Vec::with_capacity(digits.len() / 2);
             hex::decode_to_vec(&mut buf, digits, accept)
-                .map_err(|e| Failure::at(&input.name, &input.data, start + lead + e.offset(), e))?;
-            out.write(&buf)?;
-            start += line.len();
-            progress.advance(line.len() as u64);
-        }
-    }
-    progress.finish();
+                .map(|()| buf)
+                .map_err(|e| (lead + e.offset(), e))
+        },
+        |name, n, line, decoded| match decoded {
+            Ok(bytes) => out.write(&bytes),
+            Err((at, e)) => Err(line_failure(name, n, line, at, e)),
+        },
+    )?;
     out.commit()
 }

@@ -5,6 +5,7 @@
 use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// One input: its display name (`<stdin>` or the path) and its bytes.
 pub(crate) struct Input {
@@ -44,6 +45,113 @@ fn read_stdin() -> Result<Input, Failure> {
         name: "<stdin>".to_string(),
         data,
     })
+}
+
+/// `println!` that ends the process quietly with status 0 when stdout is a
+/// closed pipe (and with a message and status 1 on other write errors),
+/// where `println!` would panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::io::print_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use outln;
+
+pub(crate) fn print_line(args: std::fmt::Arguments<'_>) {
+    let mut out = io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        let failure = Failure::write(e);
+        if !failure.closed_pipe {
+            eprintln!("{}", failure.message);
+        }
+        std::process::exit(if failure.closed_pipe { 0 } else { 1 });
+    }
+}
+
+/// One input opened for streaming: its display name, a reader, and its
+/// size when known (files; not stdin).
+pub(crate) struct Source {
+    pub(crate) name: String,
+    pub(crate) reader: Box<dyn Read>,
+    pub(crate) len: Option<u64>,
+}
+
+/// Open every named file (all up front, so a missing file fails before any
+/// output), or stdin when the list is empty or names `-`.
+pub(crate) fn open_inputs(files: &[PathBuf]) -> Result<Vec<Source>, Failure> {
+    let stdin = || Source {
+        name: "<stdin>".to_string(),
+        reader: Box::new(io::stdin().lock()),
+        len: None,
+    };
+    if files.is_empty() {
+        return Ok(vec![stdin()]);
+    }
+    files
+        .iter()
+        .map(|path| {
+            if path.as_os_str() == "-" {
+                return Ok(stdin());
+            }
+            let name = path.display().to_string();
+            let file = fs::File::open(path)
+                .map_err(|e| Failure::msg(format!("{name}: cannot read: {e}")))?;
+            let len = file.metadata().ok().map(|m| m.len());
+            Ok(Source {
+                name,
+                reader: Box::new(file),
+                len,
+            })
+        })
+        .collect()
+}
+
+/// `name:line:col: message` for an error at byte `offset` of one line.
+pub(crate) fn line_failure(
+    name: &str,
+    line_no: usize,
+    line: &[u8],
+    offset: usize,
+    message: impl std::fmt::Display,
+) -> Failure {
+    let (_, col) = line_col(line, offset);
+    Failure::msg(format!("{name}:{line_no}:{col}: {message}"))
+}
+
+/// Streams every input through `ito::nostr::batch::for_each_line` with progress;
+/// `sink` sees (input name, line number, line, result).
+pub(crate) fn stream_lines<T: Send>(
+    inputs: Vec<Source>,
+    unit: &'static str,
+    work: impl Fn(&[u8]) -> T + Sync,
+    mut sink: impl FnMut(&str, usize, &[u8], T) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let total = inputs.iter().map(|s| s.len).sum::<Option<u64>>();
+    let mut progress = Progress::counting(total, unit);
+    for source in inputs {
+        let name = source.name;
+        // The sink's Failure travels through the engine's io::Error.
+        let mut failed = None;
+        let read = ito::nostr::batch::for_each_line(
+            source.reader,
+            ito::nostr::batch::DEFAULT_CHUNK,
+            &work,
+            |n, line, r| {
+                progress.items(line.len() as u64 + 1, 1);
+                sink(&name, n, line, r).map_err(|f| {
+                    failed = Some(f);
+                    io::Error::other("stopped")
+                })
+            },
+        );
+        if let Some(failure) = failed {
+            progress.finish();
+            return Err(failure);
+        }
+        read.map_err(|e| Failure::msg(format!("{name}: cannot read: {e}")))?;
+    }
+    progress.finish();
+    Ok(())
 }
 
 /// Where results go: stdout, or a temporary file renamed over `-o FILE` only
@@ -86,16 +194,12 @@ impl Output {
 
     /// Write a chunk of output.
     pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        self.writer
-            .write_all(bytes)
-            .map_err(|e| Failure::msg(format!("cannot write output: {e}")))
+        self.writer.write_all(bytes).map_err(Failure::write)
     }
 
     /// Flush and, for `-o FILE`, atomically move the result into place.
     pub(crate) fn commit(mut self) -> Result<(), Failure> {
-        self.writer
-            .flush()
-            .map_err(|e| Failure::msg(format!("cannot write output: {e}")))?;
+        self.writer.flush().map_err(Failure::write)?;
         if let Some((tmp, dest)) = self.target.take() {
             // Drop the writer (closing the file) before renaming.
             self.writer = Box::new(io::sink());
@@ -119,13 +223,32 @@ impl Drop for Output {
 }
 
 /// A command failure: the message printed to stderr before exiting with
-/// status 1.
+/// status 1, or a closed output pipe, which ends the command quietly with
+/// status 0 (as Unix tools do under `| head`).
 #[derive(Debug)]
-pub(crate) struct Failure(pub(crate) String);
+pub(crate) struct Failure {
+    pub(crate) message: String,
+    pub(crate) closed_pipe: bool,
+}
 
 impl Failure {
     pub(crate) fn msg(message: impl Into<String>) -> Failure {
-        Failure(message.into())
+        Failure {
+            message: message.into(),
+            closed_pipe: false,
+        }
+    }
+
+    /// A failed write: quiet for a closed pipe, a message otherwise.
+    pub(crate) fn write(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure {
+                message: String::new(),
+                closed_pipe: true,
+            }
+        } else {
+            Failure::msg(format!("cannot write output: {e}"))
+        }
     }
 
     /// `name:line:col: message` for an error at byte `offset` of `data`.
@@ -136,7 +259,7 @@ impl Failure {
         message: impl std::fmt::Display,
     ) -> Failure {
         let (line, col) = line_col(data, offset);
-        Failure(format!("{name}:{line}:{col}: {message}"))
+        Failure::msg(format!("{name}:{line}:{col}: {message}"))
     }
 }
 
@@ -159,34 +282,79 @@ pub(crate) fn line_col(data: &[u8], offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Progress on stderr for long runs, only when stderr is a terminal.
-pub(crate) struct Progress(Option<indicatif::ProgressBar>);
+/// Progress on stderr for long runs, only when stderr is a terminal: bytes
+/// (with a bar and ETA when the total is known) and events per second.
+pub(crate) struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    started: Instant,
+    items: u64,
+    unit: &'static str,
+}
 
 impl Progress {
     /// Inputs smaller than this finish too fast for a bar to be useful.
     const THRESHOLD: u64 = 4 << 20;
 
+    /// Progress over `total_bytes`.
     pub(crate) fn new(total_bytes: u64) -> Progress {
-        if total_bytes < Self::THRESHOLD || !io::stderr().is_terminal() {
-            return Progress(None);
+        Progress::counting(Some(total_bytes), "")
+    }
+
+    /// Progress that also counts items (`unit`, e.g. "events") per second.
+    pub(crate) fn counting(total_bytes: Option<u64>, unit: &'static str) -> Progress {
+        let mut progress = Progress {
+            bar: None,
+            started: Instant::now(),
+            items: 0,
+            unit,
+        };
+        if total_bytes.is_some_and(|t| t < Self::THRESHOLD) || !io::stderr().is_terminal() {
+            return progress;
         }
-        let bar = indicatif::ProgressBar::new(total_bytes);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-        ) {
+        let (bar, template) = match total_bytes {
+            Some(total) => (
+                indicatif::ProgressBar::new(total),
+                "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta} {msg}",
+            ),
+            None => (
+                indicatif::ProgressBar::new_spinner(),
+                "{spinner} {bytes} {bytes_per_sec} {msg}",
+            ),
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        Progress(Some(bar))
+        progress.bar = Some(bar);
+        progress
     }
 
     pub(crate) fn advance(&self, bytes: u64) {
-        if let Some(bar) = &self.0 {
+        if let Some(bar) = &self.bar {
             bar.inc(bytes);
         }
     }
 
+    /// Count `items` more (shown as a rate).
+    pub(crate) fn items(&mut self, bytes: u64, items: u64) {
+        let Some(bar) = &self.bar else { return };
+        bar.inc(bytes);
+        let before = self.items;
+        self.items += items;
+        // Refresh the text every 4096 items, not per line.
+        if before >> 12 != self.items >> 12 {
+            let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{} {} ({:.0} {}/s)",
+                self.items,
+                self.unit,
+                self.items as f64 / secs,
+                self.unit
+            ));
+        }
+    }
+
     pub(crate) fn finish(&self) {
-        if let Some(bar) = &self.0 {
+        if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 use ito::json;
 
-use crate::io::{read_inputs, Failure, Input, Output, Progress};
+use crate::io::{line_failure, open_inputs, read_inputs, stream_lines, Failure, Output, Progress};
 use crate::IoArgs;
 
 #[derive(Subcommand)]
@@ -80,34 +80,23 @@ pub(crate) fn run(cmd: JsonCommand) -> Result<(), Failure> {
         JsonCommand::Escape(a) => (Op::Escape, a),
         JsonCommand::Unescape(a) => (Op::Unescape, a),
     };
+    let options = args.options();
+    if args.lines {
+        return lines(op, &options, &args.io);
+    }
     let inputs = read_inputs(&args.io.files)?;
     let mut out = Output::open(args.io.output.as_deref())?;
     let total: u64 = inputs.iter().map(|i| i.data.len() as u64).sum();
     let progress = Progress::new(total);
-    let options = args.options();
     let mut scratch = Vec::new();
     let mut buf = Vec::with_capacity(1 << 16);
     for input in &inputs {
-        if args.lines {
-            let mut start = 0;
-            for line in input.data.split_inclusive(|&b| b == b'\n') {
-                let body = line.strip_suffix(b"\n").unwrap_or(line);
-                apply(op, &options, input, start, body, &mut buf, &mut scratch)?;
-                buf.push(b'\n');
-                start += line.len();
-                if buf.len() >= 1 << 16 {
-                    out.write(&buf)?;
-                    buf.clear();
-                }
-                progress.advance(line.len() as u64);
-            }
-        } else {
-            apply(op, &options, input, 0, &input.data, &mut buf, &mut scratch)?;
-            if matches!(op, Op::Quote | Op::Escape) {
-                buf.push(b'\n');
-            }
-            progress.advance(input.data.len() as u64);
+        apply(op, &options, &input.data, &mut buf, &mut scratch)
+            .map_err(|(at, message)| Failure::at(&input.name, &input.data, at, message))?;
+        if matches!(op, Op::Quote | Op::Escape) {
+            buf.push(b'\n');
         }
+        progress.advance(input.data.len() as u64);
         out.write(&buf)?;
         buf.clear();
     }
@@ -115,19 +104,39 @@ pub(crate) fn run(cmd: JsonCommand) -> Result<(), Failure> {
     out.commit()
 }
 
-/// Apply `op` to `body`, which starts at byte `base` of `input`.
+/// `--lines`: each line is one string, streamed on every core in bounded
+/// memory; output lines stay in input order.
+fn lines(op: Op, options: &json::Options, io: &IoArgs) -> Result<(), Failure> {
+    let inputs = open_inputs(&io.files)?;
+    let mut out = Output::open(io.output.as_deref())?;
+    stream_lines(
+        inputs,
+        "lines",
+        |line| {
+            let mut dst = Vec::with_capacity(line.len() + 3);
+            apply(op, options, line, &mut dst, &mut Vec::new()).map(|()| {
+                dst.push(b'\n');
+                dst
+            })
+        },
+        |name, n, line, result| match result {
+            Ok(bytes) => out.write(&bytes),
+            Err((at, message)) => Err(line_failure(name, n, line, at, message)),
+        },
+    )?;
+    out.commit()
+}
+
+/// Apply `op` to `body`; an error is its byte offset in `body` and a
+/// message.
 fn apply(
     op: Op,
     options: &json::Options,
-    input: &Input,
-    base: usize,
     body: &[u8],
     dst: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
-) -> Result<(), Failure> {
-    let fail = |offset: usize, kind: &dyn std::fmt::Display| {
-        Failure::at(&input.name, &input.data, base + offset, kind)
-    };
+) -> Result<(), (usize, String)> {
+    let fail = |offset: usize, kind: &dyn std::fmt::Display| (offset, kind.to_string());
     match op {
         Op::Quote => {
             json::quote_bytes(dst, body, options).map_err(|e| fail(e.offset(), &e.kind()))?

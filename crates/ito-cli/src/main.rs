@@ -60,8 +60,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // `ito ... | head`: the reader went away; stop quietly.
+        Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("{}", failure.0);
+            eprintln!("{}", failure.message);
             ExitCode::FAILURE
         }
     }

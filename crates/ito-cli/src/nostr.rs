@@ -1,9 +1,13 @@
-//! `ito nostr id | verify`: one event JSON object per line.
+//! `ito nostr id | verify | filter`: one event JSON object per line,
+//! streamed in bounded memory on every core by `ito::nostr::batch`.
+
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use ito::nostr::{self, Event};
+use ito::nostr::batch::{self, Check, Verdict};
+use ito::nostr::{self, ClientMessage, Event, Filter, Set, TagFilter};
 
-use crate::io::{read_inputs, Failure, Output, Progress};
+use crate::io::{line_failure, open_inputs, stream_lines, Failure, Output};
 use crate::IoArgs;
 
 #[derive(Subcommand)]
@@ -13,6 +17,9 @@ pub(crate) enum NostrCommand {
     /// Check each event's id (and Schnorr signature); report bad events as
     /// `file:line: reason` and exit non-zero if any fails.
     Verify(VerifyArgs),
+    /// Print the events (input lines, verbatim) that match a REQ's filters
+    /// or a filter built from flags.
+    Filter(FilterArgs),
 }
 
 #[derive(Args)]
@@ -24,72 +31,108 @@ pub(crate) struct VerifyArgs {
     id_only: bool,
 }
 
+#[derive(Args)]
+pub(crate) struct FilterArgs {
+    #[command(flatten)]
+    io: IoArgs,
+    /// A file holding `["REQ", sub, filter, ...]` (or one filter object): an
+    /// event passes when any filter matches.
+    #[arg(long, value_name = "REQ.json", conflicts_with_all = ["kinds", "authors", "ids", "since", "until", "tag"])]
+    req: Option<PathBuf>,
+    /// Event kinds, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "K,K")]
+    kinds: Vec<u16>,
+    /// Author public keys (64 lowercase hex digits), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "HEX,HEX")]
+    authors: Vec<String>,
+    /// Event ids (64 lowercase hex digits), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "HEX,HEX")]
+    ids: Vec<String>,
+    /// Earliest created_at (unix seconds, inclusive).
+    #[arg(long, value_name = "T")]
+    since: Option<u64>,
+    /// Latest created_at (unix seconds, inclusive).
+    #[arg(long, value_name = "T")]
+    until: Option<u64>,
+    /// A tag condition `x=v1,v2`: some tag named x has its first value in the list (repeatable).
+    #[arg(long, value_name = "x=V,V")]
+    tag: Vec<String>,
+}
+
 pub(crate) fn run(cmd: NostrCommand) -> Result<(), Failure> {
     match cmd {
         NostrCommand::Id(args) => ids(&args),
         NostrCommand::Verify(args) => verify(&args),
+        NostrCommand::Filter(args) => filter(&args),
     }
 }
 
-/// Each non-blank line of each input with its 1-based line number and byte
-/// offset.
-fn event_lines(data: &[u8]) -> impl Iterator<Item = (usize, usize, &[u8])> {
-    let mut offset = 0;
-    data.split_inclusive(|&b| b == b'\n')
-        .enumerate()
-        .map(move |(i, line)| {
-            let start = offset;
-            offset += line.len();
-            (i + 1, start, line)
-        })
-        .filter(|(_, _, line)| !line.trim_ascii().is_empty())
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 fn ids(args: &IoArgs) -> Result<(), Failure> {
-    let inputs = read_inputs(&args.files)?;
+    let inputs = open_inputs(&args.files)?;
     let mut out = Output::open(args.output.as_deref())?;
-    let progress = Progress::new(inputs.iter().map(|i| i.data.len() as u64).sum());
-    let mut scratch = Vec::new();
-    let mut line_out = [0u8; 65];
-    line_out[64] = b'\n';
-    for input in &inputs {
-        for (_, start, line) in event_lines(&input.data) {
-            let event = Event::parse(line)
-                .map_err(|e| Failure::at(&input.name, &input.data, start + e.offset(), e))?;
-            let id = nostr::event_id_with(&mut scratch, &event);
-            let hex: [u8; 64] = ito::hex::encode_array(&id);
-            line_out[..64].copy_from_slice(&hex);
-            out.write(&line_out)?;
-            progress.advance(line.len() as u64);
-        }
-    }
-    progress.finish();
+    let mut line_out = [b'\n'; 65];
+    stream_lines(
+        inputs,
+        "events",
+        |line| (!is_blank(line)).then(|| Event::parse(line).map(|e| nostr::event_id(&e))),
+        |name, n, line, id| match id {
+            None => Ok(()),
+            Some(Ok(id)) => {
+                let hex: [u8; 64] = ito::hex::encode_array(&id);
+                line_out[..64].copy_from_slice(&hex);
+                out.write(&line_out)
+            }
+            Some(Err(e)) => Err(line_failure(name, n, line, e.offset(), e)),
+        },
+    )?;
     out.commit()
 }
 
 fn verify(args: &VerifyArgs) -> Result<(), Failure> {
-    let inputs = read_inputs(&args.io.files)?;
-    let mut out = Output::open(args.io.output.as_deref())?;
-    let progress = Progress::new(inputs.iter().map(|i| i.data.len() as u64).sum());
-    let mut scratch = Vec::new();
-    let (mut good, mut bad) = (0u64, 0u64);
-    for input in &inputs {
-        for (line_no, _, line) in event_lines(&input.data) {
-            progress.advance(line.len() as u64);
-            match check(line, &mut scratch, args.id_only) {
-                Ok(()) => good += 1,
-                Err(reason) => {
-                    bad += 1;
-                    out.write(format!("{}:{line_no}: {reason}\n", input.name).as_bytes())?;
-                }
-            }
-        }
-    }
-    progress.finish();
-    let what = if args.id_only || !cfg!(feature = "schnorr") {
-        "ids checked"
+    let check = if args.id_only || !Check::Signature.is_available() {
+        Check::Id
     } else {
-        "ids and signatures checked"
+        Check::Signature
+    };
+    let inputs = open_inputs(&args.io.files)?;
+    let mut out = Output::open(args.io.output.as_deref())?;
+    let (mut good, mut bad) = (0u64, 0u64);
+    stream_lines(
+        inputs,
+        "events",
+        |line| (!is_blank(line)).then(|| batch::verify_one(line, check)),
+        |name, n, line, verdict| {
+            let Some(verdict) = verdict else {
+                return Ok(());
+            };
+            let reason = match verdict {
+                Verdict::Ok => {
+                    good += 1;
+                    return Ok(());
+                }
+                Verdict::BadId => {
+                    let event = Event::parse(line).map_err(|e| Failure::msg(e.to_string()))?;
+                    format!(
+                        "id mismatch: the event says {}, its contents hash to {}",
+                        ito::hex::encode(&event.id),
+                        ito::hex::encode(&nostr::event_id(&event))
+                    )
+                }
+                Verdict::BadSignature => "invalid Schnorr signature".to_string(),
+                Verdict::Invalid(e) => e.to_string(),
+                other => format!("{other:?}"),
+            };
+            bad += 1;
+            out.write(format!("{name}:{n}: {reason}\n").as_bytes())
+        },
+    )?;
+    let what = match check {
+        Check::Id => "ids checked",
+        Check::Signature => "ids and signatures checked",
     };
     eprintln!("{} events: {good} ok, {bad} bad ({what})", good + bad);
     out.commit()?;
@@ -99,32 +142,109 @@ fn verify(args: &VerifyArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(line: &[u8], scratch: &mut Vec<u8>, id_only: bool) -> Result<(), String> {
-    let event = Event::parse(line).map_err(|e| e.to_string())?;
-    let computed = nostr::event_id_with(scratch, &event);
-    if computed != event.id {
-        return Err(format!(
-            "id mismatch: the event says {}, its contents hash to {}",
-            ito::hex::encode(&event.id),
-            ito::hex::encode(&computed)
-        ));
-    }
-    if !id_only {
-        check_signature(&event)?;
+fn filter(args: &FilterArgs) -> Result<(), Failure> {
+    let filters = match &args.req {
+        Some(path) => req_filters(path)?,
+        None => vec![flag_filter(args)?],
+    };
+    let inputs = open_inputs(&args.io.files)?;
+    let mut out = Output::open(args.io.output.as_deref())?;
+    let mut invalid = 0u64;
+    stream_lines(
+        inputs,
+        "events",
+        |line| {
+            if is_blank(line) {
+                return Ok(false);
+            }
+            Event::parse(line).map(|e| nostr::matches_any(&filters, &e))
+        },
+        |name, n, line, matched| match matched {
+            Ok(false) => Ok(()),
+            Ok(true) => {
+                out.write(line)?;
+                out.write(b"\n")
+            }
+            Err(e) => {
+                // Keep going: one bad line in an archive should not hide
+                // the rest; the status says something was wrong.
+                invalid += 1;
+                eprintln!("{}", line_failure(name, n, line, e.offset(), e).message);
+                Ok(())
+            }
+        },
+    )?;
+    out.commit()?;
+    if invalid > 0 {
+        return Err(Failure::msg(format!("{invalid} line(s) were not events")));
     }
     Ok(())
 }
 
-#[cfg(feature = "schnorr")]
-fn check_signature(event: &Event<'_>) -> Result<(), String> {
-    if nostr::verify_signature(event) {
-        Ok(())
+/// The filters of a `REQ` (or `COUNT`) message file, or of one filter
+/// object, owned.
+fn req_filters(path: &PathBuf) -> Result<Vec<Filter<'static>>, Failure> {
+    let name = path.display().to_string();
+    let data =
+        std::fs::read(path).map_err(|e| Failure::msg(format!("{name}: cannot read: {e}")))?;
+    let at = |e: nostr::Error| Failure::at(&name, &data, e.offset(), e);
+    let first = data.iter().find(|b| !b.is_ascii_whitespace());
+    let filters = if first == Some(&b'{') {
+        vec![Filter::parse(&data).map_err(at)?]
     } else {
-        Err("invalid Schnorr signature".to_string())
-    }
+        match ClientMessage::parse(&data).map_err(at)? {
+            ClientMessage::Req { filters, .. } | ClientMessage::Count { filters, .. } => filters,
+            _ => {
+                return Err(Failure::msg(format!(
+                    "{name}: expected a REQ message or a filter object"
+                )))
+            }
+        }
+    };
+    Ok(filters.into_iter().map(Filter::into_owned).collect())
 }
 
-#[cfg(not(feature = "schnorr"))]
-fn check_signature(_: &Event<'_>) -> Result<(), String> {
-    Ok(())
+fn flag_filter(args: &FilterArgs) -> Result<Filter<'static>, Failure> {
+    let hexes = |flag: &str, list: &[String]| -> Result<Option<Set<[u8; 32]>>, Failure> {
+        if list.is_empty() {
+            return Ok(None);
+        }
+        list.iter()
+            .map(|h| {
+                ito::hex::decode_array_lower::<32>(h.as_bytes()).map_err(|e| {
+                    Failure::msg(format!("--{flag} {h}: not 64 lowercase hex digits ({e})"))
+                })
+            })
+            .collect::<Result<Set<_>, _>>()
+            .map(Some)
+    };
+    let mut tags: Vec<TagFilter<'static>> = Vec::new();
+    for spec in &args.tag {
+        let Some((name, values)) = spec.split_once('=') else {
+            return Err(Failure::msg(format!("--tag {spec}: expected x=V,V")));
+        };
+        let &[letter] = name.as_bytes() else {
+            return Err(Failure::msg(format!(
+                "--tag {spec}: the tag name must be one ASCII letter"
+            )));
+        };
+        if !letter.is_ascii_alphabetic() {
+            return Err(Failure::msg(format!(
+                "--tag {spec}: the tag name must be one ASCII letter"
+            )));
+        }
+        tags.push(TagFilter {
+            name: letter,
+            values: values.split(',').map(|v| v.to_string().into()).collect(),
+        });
+    }
+    Ok(Filter {
+        ids: hexes("ids", &args.ids)?,
+        authors: hexes("authors", &args.authors)?,
+        kinds: (!args.kinds.is_empty()).then(|| args.kinds.iter().copied().collect()),
+        since: args.since,
+        until: args.until,
+        tags,
+        ..Filter::default()
+    })
 }

@@ -398,6 +398,68 @@ fn interning_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failur
     Ok(())
 }
 
+/// The relay's hot loop: parse `["EVENT", e]` and match the event against a
+/// REQ's three filters, ito against the `nostr` crate (rust-nostr).
+fn relay_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
+    use ::nostr::prelude as rn;
+    use ito::nostr::{matches_any, ClientMessage};
+    let messages: Vec<String> = EVENTS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("[\"EVENT\",{l}]"))
+        .collect();
+    let req = r##"["REQ","tour",{"kinds":[1,7]},{"#p":["bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"]},{"since":1700000000}]"##;
+    let fail = |what: &str| Failure::msg(format!("tour: relay: {what}"));
+    let Ok(ClientMessage::Req { filters, .. }) = ClientMessage::parse(req.as_bytes()) else {
+        return Err(fail("sample REQ"));
+    };
+    let Ok(rn::ClientMessage::Req {
+        filters: theirs, ..
+    }) = rn::ClientMessage::from_json(req)
+    else {
+        return Err(fail("sample REQ (nostr crate)"));
+    };
+    let ours_match = |m: &str| match ClientMessage::parse(m.as_bytes()) {
+        Ok(ClientMessage::Event { event, .. }) => Some(matches_any(&filters, &event)),
+        _ => None,
+    };
+    let theirs_match = |m: &str| match rn::ClientMessage::from_json(m) {
+        Ok(rn::ClientMessage::Event(event)) => Some(
+            theirs
+                .iter()
+                .any(|f| f.match_event(&event, rn::MatchEventOptions::new())),
+        ),
+        _ => None,
+    };
+    let mut matched = 0;
+    for m in &messages {
+        let ours = ours_match(m);
+        if ours.is_none() || ours != theirs_match(m) {
+            return Err(fail("match result differs from the nostr crate"));
+        }
+        matched += usize::from(ours == Some(true));
+    }
+    rows.push(Row {
+        what: format!(
+            "relay: parse EVENT + match a 3-filter REQ, {} events ({matched} match)",
+            messages.len()
+        ),
+        ito: measure(budget, messages.len(), Unit::Items, || {
+            for m in &messages {
+                black_box(ours_match(black_box(m)));
+            }
+        }),
+        baseline_name: "nostr crate (rust-nostr 0.45)",
+        baseline: measure(budget, messages.len(), Unit::Items, || {
+            for m in &messages {
+                black_box(theirs_match(black_box(m)));
+            }
+        }),
+        allocs: None,
+    });
+    Ok(())
+}
+
 /// Built-in Nostr events (real signed events from public test suites).
 const EVENTS: &str = include_str!("../../../data/nostr/events.jsonl");
 
@@ -487,19 +549,20 @@ fn nostr_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
 pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     let budget = Duration::from_millis(args.millis.max(3));
     let corpus = Corpus::load();
-    println!(
+    crate::io::outln!(
         "ito tour — built-in corpus: twitter.json + citm_catalog.json ({} strings, {} bytes); SIMD kernel: {}",
         corpus.strings.len(),
         corpus.bytes,
         ito::Kernel::best()
     );
-    println!("Every ito result below was first checked against the baseline's output.\n");
+    crate::io::outln!("Every ito result below was first checked against the baseline's output.\n");
     let mut rows = Vec::new();
     json_section(&corpus, budget, &mut rows)?;
     documents_section(budget, &mut rows)?;
     interpolation_section(budget, &mut rows)?;
     interning_section(budget, &mut rows)?;
     nostr_section(budget, &mut rows)?;
+    relay_section(budget, &mut rows)?;
     print_table(&rows);
     Ok(())
 }
@@ -517,9 +580,14 @@ fn print_table(rows: &[Row]) {
         .max()
         .unwrap_or(0)
         .max(8);
-    println!(
+    crate::io::outln!(
         "{:width$}  {:>12}  {:base_width$}  {:>12}  {:>7}  {:>13}",
-        "what", "ito", "baseline", "baseline", "ratio", "allocs/call"
+        "what",
+        "ito",
+        "baseline",
+        "baseline",
+        "ratio",
+        "allocs/call"
     );
     for row in rows {
         let allocs = match row.allocs {
@@ -527,7 +595,7 @@ fn print_table(rows: &[Row]) {
             None => String::new(),
         };
         let pad = width - row.what.chars().count();
-        println!(
+        crate::io::outln!(
             "{}{:pad$}  {}  {:base_width$}  {}  {:6.1}×  {:>13}",
             row.what,
             "",

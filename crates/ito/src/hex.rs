@@ -6,12 +6,12 @@
 //! signatures). An invalid digit is an [`Error`] naming its byte offset.
 //!
 //! The work is done by one kernel per instruction-set level (AVX-512, AVX2,
-//! SSE2, NEON, SWAR; see `simd/hex.rs` for the algorithms), chosen once at run
-//! time. Inputs under 16 bytes (encode) or under 64 digits (decode) skip the
-//! dispatch and run the SSE2/SWAR code on x86_64; a 32-byte id encodes in
-//! one AVX2 step and its 64 digits decode in one AVX-512 (or AVX2) step
-//! through a pointer cached for that size alone (measured faster than both
-//! the inline SSE2 loop and the general dispatch).
+//! SSE2, NEON, SWAR; see `simd/hex.rs` for the algorithms), called directly
+//! when the build guarantees its level (`-C target-cpu=native`), else chosen
+//! once at run time. Inputs under 16 bytes (encode; up to 32 in a portable
+//! build) or under 64 digits (decode) skip the dispatch and run the
+//! SSE2/SWAR code on x86_64; the 64 digits of a 32-byte id decode in one
+//! AVX-512 (or AVX2) step through their own entry of the kernel table.
 //!
 //! Forms:
 //! - allocating: [`encode`], [`encode_upper`], [`decode`];

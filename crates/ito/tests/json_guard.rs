@@ -81,3 +81,58 @@ fn no_kernel_reads_past_the_end() {
     }
     assert!(checked >= 257 * 9 * 2);
 }
+
+/// The medium path (17..=256 bytes): every length × every position of one
+/// escape (and of a second one mirrored from the end), each input ending at
+/// the guard page, through every kernel and the public entry points, against
+/// the scalar reference. An escape in the middle makes the kernels continue
+/// in vector steps and finish with the spliced tail, which must neither
+/// read past the input nor clobber the output before it.
+#[test]
+fn medium_path_every_length_and_escape_position() {
+    let mut g = Guarded::new();
+    let kernels: Vec<Kernel> = Kernel::available().collect();
+    // `"` (2-byte escape), `\n` (2), 0x01 (6-byte \u0001), 0x1F.
+    let specials = [b'"', b'\n', 0x01, 0x1F];
+    let mut checked = 0usize;
+    for len in 17..=256usize {
+        for pos in 0..len {
+            let special = specials[(pos + len) % specials.len()];
+            let mut one = vec![b'a'; len];
+            for (i, b) in one.iter_mut().enumerate() {
+                *b = b'a' + (i % 26) as u8;
+            }
+            one[pos] = special;
+            let mut two = one.clone();
+            two[len - 1 - pos] = b'\\';
+            for pat in [one, two] {
+                let input = std::str::from_utf8(g.place(&pat)).unwrap();
+                let mut want = b"[".to_vec();
+                json::escape_with_kernel(Kernel::Scalar, &mut want, input);
+                let want_quoted = {
+                    let mut q = b"[\"".to_vec();
+                    q.extend_from_slice(&want[1..]);
+                    q.push(b'"');
+                    q
+                };
+                for &k in &kernels {
+                    let mut got = b"[".to_vec();
+                    json::escape_with_kernel(k, &mut got, input);
+                    assert_eq!(got, want, "{k} len {len} pos {pos}");
+                    let mut got = b"[".to_vec();
+                    json::quote_bytes_with_kernel(k, &mut got, input.as_bytes(), &Options::new())
+                        .unwrap();
+                    assert_eq!(got, want_quoted, "{k} quote_bytes len {len} pos {pos}");
+                    checked += 1;
+                }
+                let mut got = b"[".to_vec();
+                json::quote(&mut got, input);
+                assert_eq!(got, want_quoted, "quote len {len} pos {pos}");
+                let mut got = b"[".to_vec();
+                json::escape(&mut got, input);
+                assert_eq!(got, want, "escape len {len} pos {pos}");
+            }
+        }
+    }
+    assert!(checked >= 2 * (17..=256).sum::<usize>());
+}

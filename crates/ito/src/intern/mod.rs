@@ -1,5 +1,23 @@
 //! String interning with a bounded worst case.
 //!
+//! ## Which to pick
+//!
+//! | you have | use | measured per operation (hit / miss) | against the peer |
+//! |---|---|---|---|
+//! | one thread | [`LocalInterner`] | identifiers 16 / 48 ns, twitter words 15 / 58 ns | lasso `Rodeo` 2.2–2.3× / 1.8–2.0×; string-interner 0.95–0.99× / 0.91–1.01× |
+//! | threads sharing one table | [`Interner`] | one thread: 22–25 / 97–106 ns; two threads: 29–36 / 74–92 ns | lasso `ThreadedRodeo`: one thread 1.8× / 1.6–1.9×, two threads 1.5–1.7× / 1.5–1.7× (target 2×: missed on this loaded host) |
+//! | entries that must be freed | [`Pool`] | identifiers 49 / 157 ns, twitter words 26 / 97 ns | internment `ArcIntern<str>` 0.71× / 0.88× (identifiers), 1.37× / 1.43× (words) |
+//!
+//! Figures: `ITO_BENCH_ONLY=ratios cargo bench -p ito-bench --bench intern`
+//! (and `--bench intern_local`), best of 25 interleaved runs, portable
+//! release build, 2026-11-24 on a shared 2-vCPU AMD EPYC VM at load 10–14
+//! (`intern` two runs, `intern_local` one; the two-thread figures suffer
+//! most from that load). 6,000 identifiers of 12.5 bytes on average; the
+//! twitter words of `data/corpus/twitter.json`. Details in
+//! `bench/RESULTS.md`. A symbol of either interner resolves without a
+//! lock; [`Interner::freeze`] gives a compact read-only [`Frozen`] once the
+//! set is complete.
+//!
 //! * [`Interner`]: a thread-safe symbol table, `&str` → [`Sym`] (a
 //!   `NonZeroU32`), append-only. Lookups and [`Interner::resolve`] take no
 //!   lock. [`Interner::freeze`] turns it into a compact read-only [`Frozen`].

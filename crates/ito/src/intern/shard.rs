@@ -46,7 +46,8 @@
 //! target Rust supports unless the program asks the kernel for a larger
 //! address space (x86-64 5-level paging, arm64 52-bit VA); if one does not,
 //! the insert fails with `InternError::TooManyStrings` rather than storing a
-//! truncated pointer. Slots turn addresses into integers and back with the
+//! truncated pointer. On 32-bit targets (wasm32, i686) every address fits,
+//! and the slots stay 64-bit atomics. Slots turn addresses into integers and back with the
 //! exposed-provenance API (`expose_provenance` / `with_exposed_provenance`),
 //! which Miri checks.
 //!

@@ -68,17 +68,20 @@
 //! byte by byte through a branch-free table (each byte stores 8 bytes and
 //! advances by its escaped length), so escape-dense text does not pay one
 //! block step per escape. Kernels exist for AVX-512BW, AVX2, SSE2 (x86_64),
-//! NEON (aarch64) and portable 8-byte SWAR; the best is detected once and
-//! cached in an atomic pointer.
+//! NEON (aarch64) and portable 8-byte SWAR; the best is chosen at compile
+//! time when the build guarantees it, else detected once and cached.
 //!
 //! Short strings dominate real JSON (the median string of twitter.json and
 //! citm_catalog.json is 8 bytes) and there the call is the cost, so clean
 //! inputs never reach a kernel when they are short: up to 16 bytes the
 //! inlined entry point checks two overlapping 8-byte words (one SSE2
 //! compare on x86_64), 17..=32 bytes two overlapping 16-byte vectors, and
-//! 17..=64 bytes (out of line, before dispatch) up to four; each stores into
-//! spare capacity while it checks and commits the length only if nothing
-//! needed escaping. Tails never read past the input: overlapping reloads,
+//! 17..=64 bytes (out of line, before dispatch) four overlapping ones with
+//! no length-dependent branch; each stores into spare capacity while it
+//! checks and commits the length only if nothing needed escaping (the
+//! 17..=64 path instead resumes the kernel at the first escape). Builds
+//! that guarantee AVX2/AVX-512/NEON call that kernel directly; portable
+//! builds detect the CPU once. Tails never read past the input: overlapping reloads,
 //! masked loads on AVX-512, or a padded copy. `dst` grows by what the next
 //! block needs (amortised by `Vec`), never by 6× the input up front.
 //!
@@ -219,24 +222,12 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
 
 #[inline(never)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
-    if kernels::medium_clean::<true>(dst, b) {
-        return;
-    }
-    dst.reserve(b.len() + 2);
-    dst.push(b'"');
-    // SAFETY: the table comes from `best()`, which only returns kernels the
-    // CPU supports.
-    unsafe { (kernels::best().escape)(dst, b) };
-    dst.push(b'"');
+    kernels::escape_medium::<true>(dst, b);
 }
 
 #[inline(never)]
 fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
-    if kernels::medium_clean::<false>(dst, b) {
-        return;
-    }
-    // SAFETY: `best()` only returns kernels the CPU supports.
-    unsafe { (kernels::best().escape)(dst, b) };
+    kernels::escape_medium::<false>(dst, b);
 }
 
 /// Appends `s` as a JSON string literal (with quotes), using RFC 8259's

@@ -102,7 +102,8 @@ pub enum ErrorKind {
         /// Number of digits found.
         found: usize,
     },
-    /// A backslash escape inside a hex string (hex must be plain digits).
+    /// A backslash escape inside a hex string. No longer produced: an
+    /// escaped spelling of hex digits is decoded like any other string.
     EscapedHex,
     /// Not a non-negative integer in plain decimal notation (no sign,
     /// fraction, exponent or leading zero).
@@ -120,6 +121,14 @@ pub enum ErrorKind {
     TrailingCharacters,
     /// Arrays/objects nested deeper than the parser allows.
     TooDeep,
+    /// A client message whose first element is not a message type ito
+    /// knows (`EVENT`, `REQ`, `COUNT`, `CLOSE`, `AUTH`).
+    UnknownMessage,
+    /// A subscription id that is empty or longer than 64 characters.
+    SubscriptionIdLength {
+        /// Its length in characters.
+        chars: usize,
+    },
 }
 
 /// An error from [`crate::nostr`]: a byte offset into the input, what went
@@ -252,6 +261,13 @@ impl fmt::Display for Error {
             ErrorKind::DuplicateField => f.write_str("duplicate field"),
             ErrorKind::TrailingCharacters => f.write_str("unexpected characters after the value"),
             ErrorKind::TooDeep => f.write_str("nesting too deep"),
+            ErrorKind::UnknownMessage => {
+                f.write_str("unknown message type (expected EVENT, REQ, COUNT, CLOSE or AUTH)")
+            }
+            ErrorKind::SubscriptionIdLength { chars } => write!(
+                f,
+                "a subscription id must have 1 to 64 characters, found {chars}"
+            ),
         }
     }
 }

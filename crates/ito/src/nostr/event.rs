@@ -246,6 +246,24 @@ impl<'a> Tag<'a> {
     }
 }
 
+impl<'a> Tag<'a> {
+    /// Each string token of the tag, quotes included, and whether it has
+    /// backslash escapes.
+    pub(crate) fn raw_strings(&self) -> impl Iterator<Item = (&'a str, bool)> {
+        let raw = self.raw;
+        let mut pos = 1;
+        std::iter::from_fn(move || {
+            let start = pos + raw.get(pos..)?.iter().position(|&b| b == b'"')?;
+            let (end, escaped) = scan::string_end(raw, start + 1).ok()?;
+            pos = end + 1;
+            // A slice of validated text between ASCII quotes.
+            std::str::from_utf8(&raw[start..=end])
+                .ok()
+                .map(|s| (s, escaped))
+        })
+    }
+}
+
 /// Iterator over the strings of one [`Tag`].
 #[derive(Clone, Debug)]
 pub struct TagValues<'a> {
@@ -323,21 +341,7 @@ impl<'a> Event<'a> {
     /// assert_eq!(Event::parse(&out).unwrap(), event);
     /// ```
     pub fn to_json(&self, dst: &mut Vec<u8>) {
-        dst.extend_from_slice(b"{\"id\":\"");
-        crate::hex::encode_to_vec(dst, &self.id, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\",\"pubkey\":\"");
-        crate::hex::encode_to_vec(dst, &self.pubkey, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\",\"created_at\":");
-        push_u64(dst, self.created_at);
-        dst.extend_from_slice(b",\"kind\":");
-        push_u64(dst, self.kind as u64);
-        dst.extend_from_slice(b",\"tags\":");
-        super::id::canonical_tags(dst, &self.tags);
-        dst.extend_from_slice(b",\"content\":\"");
-        super::escape(dst, self.content.as_bytes());
-        dst.extend_from_slice(b"\",\"sig\":\"");
-        crate::hex::encode_to_vec(dst, &self.sig, crate::hex::Case::Lower);
-        dst.extend_from_slice(b"\"}");
+        self.write_json(crate::json::Writer::new(dst));
     }
 }
 
@@ -357,11 +361,12 @@ pub(crate) fn push_u64(dst: &mut Vec<u8>, mut v: u64) {
     dst.extend_from_slice(&buf[i..]);
 }
 
-/// Outcome of reading a string token.
-struct Str {
-    start: usize,
-    end: usize,
-    escaped: bool,
+/// Outcome of reading a string token: the text between the quotes is
+/// `src[start..end]`, with backslash escapes when `escaped`.
+pub(crate) struct Str {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) escaped: bool,
 }
 
 pub(crate) struct Parser<'a> {
@@ -381,7 +386,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn peek(&mut self) -> Option<u8> {
+    pub(crate) fn peek(&mut self) -> Option<u8> {
         let p = skip_ws(self.src, self.pos);
         self.ws_seen |= p != self.pos;
         self.pos = p;
@@ -389,7 +394,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn eat(&mut self, c: u8, what: &'static str) -> Result<(), Error> {
+    pub(crate) fn eat(&mut self, c: u8, what: &'static str) -> Result<(), Error> {
         if self.peek() == Some(c) {
             self.pos += 1;
             Ok(())
@@ -407,7 +412,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A string token (after whitespace): validates it and its UTF-8.
-    fn string(&mut self, what: &'static str) -> Result<Str, Error> {
+    pub(crate) fn string(&mut self, what: &'static str) -> Result<Str, Error> {
         if self.peek() != Some(b'"') {
             return Err(Error::expected(self.src, self.pos, what));
         }
@@ -424,16 +429,29 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+    pub(crate) fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
         let s = self.string("a hex string")?;
+        let raw = &self.src[s.start..s.end];
         if s.escaped {
-            let at = self.src[s.start..s.end]
-                .iter()
-                .position(|&c| c == b'\\')
-                .unwrap_or(0);
-            return Err(Error::new(s.start + at, ErrorKind::EscapedHex));
+            // `"\u0061..."` is the same string as `"a..."`: decode, then
+            // read the hex (errors point at the string's start).
+            let mut buf = Vec::with_capacity(raw.len());
+            scan::unescape_into(&mut buf, raw).map_err(|e| e.shifted(s.start))?;
+            return crate::hex::decode_array_lower::<N>(&buf).map_err(|e| match e {
+                crate::hex::Error::InvalidDigit { byte, .. }
+                | crate::hex::Error::Uppercase { byte, .. } => {
+                    Error::new(s.start, ErrorKind::HexDigit(byte))
+                }
+                _ => Error::new(
+                    s.start,
+                    ErrorKind::HexLength {
+                        expected: 2 * N,
+                        found: buf.len(),
+                    },
+                ),
+            });
         }
-        let digits = &self.src[s.start..s.end];
+        let digits = raw;
         crate::hex::decode_array_lower::<N>(digits).map_err(|e| match e {
             crate::hex::Error::InvalidDigit { offset, byte }
             | crate::hex::Error::Uppercase { offset, byte } => {
@@ -450,7 +468,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A non-negative integer in plain notation, at most `max`.
-    fn uint(&mut self, max: u64) -> Result<u64, Error> {
+    pub(crate) fn uint(&mut self, max: u64) -> Result<u64, Error> {
         let start = match self.peek() {
             Some(b'0'..=b'9') => self.pos,
             Some(b'-') => return Err(Error::new(self.pos, ErrorKind::Number)),
@@ -526,7 +544,7 @@ impl<'a> Parser<'a> {
 
     /// Skips any JSON value, validating it; `depth` is the nesting level of
     /// the container holding it (the event object is level 1).
-    fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
+    pub(crate) fn skip_value(&mut self, depth: u32) -> Result<(), Error> {
         let c = self.peek();
         if matches!(c, Some(b'[' | b'{')) && depth >= MAX_DEPTH {
             return Err(Error::new(self.pos, ErrorKind::TooDeep));
@@ -631,7 +649,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
+    pub(crate) fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
         let s = self.string("a string (field name)")?;
         let raw = &self.src[s.start..s.end];
         let field = if s.escaped {
@@ -646,7 +664,7 @@ impl<'a> Parser<'a> {
         Ok((field, s.start - 1))
     }
 
-    fn event(&mut self) -> Result<Event<'a>, Error> {
+    pub(crate) fn event(&mut self) -> Result<Event<'a>, Error> {
         self.eat(b'{', "`{` (an event object)")?;
         let mut id = None;
         let mut pubkey = None;
@@ -682,7 +700,7 @@ impl<'a> Parser<'a> {
                         self.uint(u16::MAX as u64).map(|k| k as u16)
                     ),
                     Some(Field::Tags) => set!(tags, Field::Tags, self.tags_value()),
-                    Some(Field::Content) => set!(content, Field::Content, self.content()),
+                    Some(Field::Content) => set!(content, Field::Content, self.string_value()),
                     None => self.skip_value(1)?,
                 }
                 match self.peek() {
@@ -717,7 +735,9 @@ impl<'a> Parser<'a> {
         Ok(Tags { raw, len, compact })
     }
 
-    fn content(&mut self) -> Result<Cow<'a, str>, Error> {
+    /// A string token, decoded: borrowed from the input unless it has
+    /// escapes.
+    pub(crate) fn string_value(&mut self) -> Result<Cow<'a, str>, Error> {
         let s = self.string("a string")?;
         let raw = &self.src[s.start..s.end];
         if !s.escaped {

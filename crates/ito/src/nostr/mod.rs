@@ -22,6 +22,13 @@
 //!   [`Field`].
 //! - [`canonical`], [`event_id`], [`verify_id`]; with the `schnorr` feature
 //!   also `verify_signature` and `verify` (BIP-340 via `secp256k1`).
+//! - The relay wire protocol: [`ClientMessage::parse`] (`EVENT`, `REQ`,
+//!   `COUNT`, `CLOSE`, `AUTH`, borrowing from the input), [`Filter`] with
+//!   [`Filter::matches`] and [`matches_any`], [`FilterIndex`] for one event
+//!   against many open filters, and [`RelayMessage`] /
+//!   [`Event::write_json`] writing what `JSON.stringify` writes.
+//! - With the `parallel` feature, [`batch`]: checking slices, JSON-lines
+//!   buffers and streams of events on every core, in input order.
 //!
 //! The command-line jobs are one-liners:
 //!
@@ -35,6 +42,25 @@
 //! # Ok::<(), ito::nostr::Error>(())
 //! ```
 //!
+//! A relay's loop, end to end:
+//!
+//! ```
+//! use ito::nostr::{matches_any, verify_id, ClientMessage, RelayMessage};
+//! # let event = r#"{"id":"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65","pubkey":"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93","created_at":1673347337,"kind":1,"tags":[["e","3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206"],["p","bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"]],"content":"Walled gardens became prisons, and nostr is the first step towards tearing down the prison walls.","sig":"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262"}"#;
+//! let req = ClientMessage::parse(br#"["REQ", "feed", {"kinds": [1]}]"#)?;
+//! let ClientMessage::Req { subscription_id, filters } = req else { unreachable!() };
+//! let incoming = format!(r#"["EVENT", {event}]"#);
+//! let ClientMessage::Event { event, raw } = ClientMessage::parse(incoming.as_bytes())? else { unreachable!() };
+//! let mut out = Vec::new();
+//! RelayMessage::Ok { event_id: &event.id, accepted: verify_id(&event), message: "" }.write(&mut out);
+//! if matches_any(&filters, &event) {
+//!     out.clear();
+//!     RelayMessage::EventRaw { subscription_id: &subscription_id, event: raw }.write(&mut out);
+//!     assert!(out.starts_with(br#"["EVENT","feed",{"id":"4376"#));
+//! }
+//! # Ok::<(), ito::nostr::Error>(())
+//! ```
+//!
 //! Not built: event *signing* (needs secret-key handling, out of scope for a
 //! string toolkit) and NIP-19 bech32 encodings.
 
@@ -42,15 +68,23 @@
 pub mod batch;
 mod error;
 mod event;
+mod filter;
 mod id;
+mod index;
+mod message;
+mod relay;
 mod scan;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Field};
 pub use event::{Event, Tag, TagIter, TagValues, Tags, MAX_DEPTH};
+pub use filter::{matches_any, Filter, SeededHasher, SeededState, Set, TagFilter};
 pub use id::{canonical, event_id, event_id_with, verify_id};
 #[cfg(feature = "schnorr")]
 pub use id::{verify, verify_signature};
+pub use index::FilterIndex;
+pub use message::ClientMessage;
+pub use relay::RelayMessage;
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
 /// `dst`, without quotes. Any bytes are accepted; bytes >= 0x80 are copied

@@ -41,8 +41,8 @@
 //! misreported after a borrow, but the word is non-zero iff some byte
 //! matches, which is all an accumulator needs.
 
+use super::dispatch::{Dispatch, KernelTable};
 use super::Kernel;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Fact bit: every byte is ASCII.
 pub(crate) const ASCII: u8 = 1;
@@ -79,7 +79,44 @@ pub(crate) const fn classify_scalar(bytes: &[u8]) -> u8 {
 /// and return their facts.
 type CopyFn = unsafe fn(*const u8, usize, *mut u8) -> u8;
 
-static COPY: AtomicPtr<()> = AtomicPtr::new(detect as CopyFn as *mut ());
+/// The facts kernel of one level (see `simd::dispatch`).
+struct FactsKernel {
+    copy: CopyFn,
+}
+
+static SCALAR: FactsKernel = FactsKernel { copy: scalar };
+static SWAR: FactsKernel = FactsKernel { copy: swar };
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static SSE2: FactsKernel = FactsKernel { copy: x86::sse2 };
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static AVX2: FactsKernel = FactsKernel { copy: x86::avx2 };
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+static AVX512: FactsKernel = FactsKernel { copy: x86::avx512 };
+
+impl KernelTable for FactsKernel {
+    #[inline(always)]
+    fn table(kernel: Kernel) -> Option<&'static FactsKernel> {
+        match kernel {
+            Kernel::Scalar => Some(&SCALAR),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Sse2 => Some(&SSE2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx2 => Some(&AVX2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => Some(&AVX512),
+            // No NEON kernel yet: SWAR.
+            _ => Some(&SWAR),
+        }
+    }
+
+    fn fallback() -> &'static FactsKernel {
+        &SWAR
+    }
+}
+
+// Unused when the build guarantees a level (`by_build_kernel!` calls it by name).
+#[allow(dead_code)]
+static COPY: Dispatch<FactsKernel> = Dispatch::new();
 
 /// Below this many bytes the SWAR path runs inline, without dispatch.
 const SHORT: usize = 32;
@@ -117,12 +154,17 @@ pub(crate) unsafe fn copy_classify(src: &[u8], dst: *mut u8) -> u8 {
 /// As [`copy_classify`].
 #[inline(never)]
 unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
-    let f = COPY.load(Ordering::Relaxed);
-    // SAFETY: COPY only ever holds a `CopyFn` (set below), and the caller's
-    // contract is the kernel's contract.
+    let (p, n) = (src.as_ptr(), src.len());
+    // SAFETY: the caller's contract is the kernel's contract; the build
+    // guarantees the named level, or COPY only returns kernels this CPU
+    // runs.
     unsafe {
-        let f: CopyFn = std::mem::transmute::<*mut (), CopyFn>(f);
-        f(src.as_ptr(), src.len(), dst)
+        super::dispatch::by_build_kernel!(
+            avx512 => x86::avx512(p, n, dst),
+            avx2 => x86::avx2(p, n, dst),
+            neon => swar(p, n, dst),
+            runtime => (COPY.get().copy)(p, n, dst),
+        )
     }
 }
 
@@ -148,39 +190,12 @@ pub(crate) fn classify(src: &[u8]) -> u8 {
 /// If `dst` is shorter than `src`.
 pub(crate) fn copy_classify_with_kernel(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> u8 {
     assert!(dst.len() >= src.len(), "destination too short");
-    let f: CopyFn = if kernel.is_available() {
-        kernel_fn(kernel)
-    } else {
-        swar
-    };
+    let f: CopyFn = super::dispatch::for_kernel::<FactsKernel>(kernel)
+        .unwrap_or(&SWAR)
+        .copy;
     // SAFETY: `dst` is a distinct `&mut` slice of at least `src.len()`
     // bytes, and `f` is only a vector kernel when the CPU supports it.
     unsafe { f(src.as_ptr(), src.len(), dst.as_mut_ptr()) }
-}
-
-fn kernel_fn(kernel: Kernel) -> CopyFn {
-    match kernel {
-        Kernel::Scalar => scalar,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Sse2 => x86::sse2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 => x86::avx2,
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx512 => x86::avx512,
-        _ => swar,
-    }
-}
-
-/// First call: pick the best kernel, remember it, run it.
-///
-/// # Safety
-/// Same contract as [`CopyFn`]: `src` readable and `dst` writable for `len`
-/// bytes, not overlapping.
-unsafe fn detect(src: *const u8, len: usize, dst: *mut u8) -> u8 {
-    let f = kernel_fn(Kernel::best());
-    COPY.store(f as *mut (), Ordering::Relaxed);
-    // SAFETY: forwarded caller contract; `best()` is available.
-    unsafe { f(src, len, dst) }
 }
 
 /// # Safety

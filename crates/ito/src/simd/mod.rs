@@ -2,11 +2,13 @@
 //!
 //! Every codec with a vector kernel (JSON escaping/unescaping, hex, the
 //! fact scan behind `Str`) is written once per instruction-set level and
-//! chosen at run time:
+//! chosen through the one mechanism in `dispatch.rs`: at compile time when
+//! the build guarantees the features (`-C target-cpu=native`, aarch64 NEON),
+//! else at run time:
 //!
 //! ```text
-//! first call:  detect CPU -> store best kernel fn in an AtomicPtr -> call it
-//! later calls: load AtomicPtr -> indirect jump
+//! first call:  detect CPU -> store the best kernel table in an AtomicPtr
+//! later calls: load AtomicPtr -> indirect call
 //! ```
 //!
 //! [`Kernel`] names the levels. Tests loop over [`Kernel::available`] so each
@@ -25,6 +27,7 @@
 
 use std::fmt;
 
+pub(crate) mod dispatch;
 pub(crate) mod facts;
 pub(crate) mod hex;
 pub(crate) mod json;
@@ -85,11 +88,16 @@ impl Kernel {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Kernel::Sse2 => true,
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            // The AVX kernels are also compiled with POPCNT, which every
+            // CPU with AVX2 has in practice.
+            Kernel::Avx2 => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Kernel::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("popcnt")
             }
             #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
             Kernel::Neon => true,
@@ -98,7 +106,8 @@ impl Kernel {
         }
     }
 
-    /// The fastest kernel this CPU can run (detected once, then cached).
+    /// The fastest kernel this CPU can run (detected once, then cached;
+    /// a constant when the build guarantees the features).
     ///
     /// Under Miri this is [`Kernel::Swar`], since Miri cannot run vendor
     /// intrinsics.
@@ -109,6 +118,9 @@ impl Kernel {
     /// ```
     pub fn best() -> Kernel {
         use std::sync::atomic::{AtomicU8, Ordering};
+        if let Some(k) = dispatch::BUILD_KERNEL {
+            return k;
+        }
         static BEST: AtomicU8 = AtomicU8::new(u8::MAX);
         let cached = BEST.load(Ordering::Relaxed);
         if let Some(k) = Kernel::ALL.get(cached as usize) {

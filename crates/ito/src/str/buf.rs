@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! inline mode (heap = null, cap = 23):  bytes live in `inline[..len]`
-//! heap mode:   heap --> [ 40-byte header slot, uninit | bytes[0..cap] ]
+//! heap mode:   heap --> [ 24-byte header slot, uninit | bytes[0..cap] ]
 //!                                                       ^ heap points here
 //! ```
 //!
@@ -270,8 +270,8 @@ impl StrBuf {
     pub fn freeze(self) -> Str {
         let this = std::mem::ManuallyDrop::new(self);
         if this.len <= INLINE_CAP {
-            // SAFETY: `len <= 23` bytes of UTF-8 with the tracked facts.
-            let s = unsafe { inline::new_known(this.as_str().as_bytes(), this.facts) };
+            // SAFETY: `len <= 23` bytes of UTF-8.
+            let s = unsafe { inline::new(this.as_str().as_bytes()) };
             if !this.heap.is_null() {
                 // SAFETY: our allocation with capacity `cap`; `this` is not
                 // used afterwards (ManuallyDrop: no double free).
@@ -282,7 +282,7 @@ impl StrBuf {
         // SAFETY: heap mode (len > 23 = inline cap): `heap` has capacity
         // `cap >= len`, `len` bytes initialised; ownership moves to the Str.
         unsafe {
-            heap::init_header(this.heap, this.len, this.cap, this.facts);
+            heap::init_header(this.heap, this.cap);
             Str::from_heap_parts(this.heap, this.len, this.facts)
         }
     }

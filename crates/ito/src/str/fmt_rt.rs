@@ -93,13 +93,21 @@ impl Writer {
         unsafe { base.add(self.pos) }
     }
 
-    /// Append `s`, computing its facts during the copy.
+    /// Append `s`, computing its facts during the copy when the result
+    /// goes to the heap (an inline result computes its facts on demand, so
+    /// its pieces are plain copies).
     #[inline(always)]
     pub fn write_classify(&mut self, s: &str) {
         let dst = self.slot(s.len());
         // SAFETY: `slot` checked room for `s.len()` bytes; `dst` is our own
         // buffer, which cannot overlap a `&str` the caller holds.
-        self.facts &= unsafe { facts::copy_classify(s.as_bytes(), dst) };
+        unsafe {
+            if self.heap.is_null() {
+                std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len());
+            } else {
+                self.facts &= facts::copy_classify(s.as_bytes(), dst);
+            }
+        }
         self.pos += s.len();
     }
 
@@ -148,15 +156,15 @@ impl Writer {
         assert!(this.pos == this.len, "ito::Str writer underflow");
         if this.heap.is_null() {
             let mut image = this.inline;
-            image[23] = inline::tag(this.len, this.facts);
+            image[23] = inline::tag(this.len);
             // SAFETY: `len <= 23` bytes of UTF-8 (each piece was a `&str`,
-            // concatenation of UTF-8 is UTF-8) with their facts.
+            // concatenation of UTF-8 is UTF-8), zeros after them.
             unsafe { Str::from_inline_raw(image) }
         } else {
             // SAFETY: fully written allocation of capacity `len`; ownership
             // moves to the `Str` (the writer is not dropped).
             unsafe {
-                heap::init_header(this.heap, this.len, this.len, this.facts);
+                heap::init_header(this.heap, this.len);
                 Str::from_heap_parts(this.heap, this.len, this.facts)
             }
         }
@@ -353,9 +361,15 @@ impl StrLike for Str {
     fn ito_str(&self) -> &str {
         self.as_str()
     }
+    /// Stored facts of a heap or static `Str`; an inline one's are
+    /// computed during the (short) copy instead.
     #[inline(always)]
     fn ito_facts(&self) -> u8 {
-        self.facts()
+        if self.is_inline() {
+            UNKNOWN
+        } else {
+            self.stored_facts()
+        }
     }
 }
 

@@ -1,33 +1,45 @@
 //! The inline representation: up to 23 bytes inside the handle itself.
 //!
 //! ```text
-//! Str (24 bytes, align 8)
+//! Str (24 bytes)
 //! +--------------------------------------------------+-----+
 //! | bytes[0..23] (unused tail zeroed)                 | tag |
 //! +--------------------------------------------------+-----+
 //!   0                                             22   23
-//! tag = 0b0 S A LLLLL   (bit 7 clear = not heap)
-//!         |  |   `---- len + 1  (1..=24, so the tag is never 0;
-//!         |  |                   31 is reserved for the pointer forms)
-//!         |  `-------- A: is_ascii
-//!         `----------- S: is_json_safe
+//! tag = 0b000 LLLLL   (bit 7 clear = not heap; bits 5, 6 clear)
+//!             `---- len + 1  (1..=24, so the tag is never 0;
+//!                             31 is reserved for the pointer forms)
 //! ```
 //!
-//! Why 23 and not 24: the last byte then carries the length, both facts and
-//! the representation in one load, and is never zero, which gives
-//! `Option<Str>` its niche. A 24-byte inline form (compact_str's trick of
-//! reusing the last UTF-8 byte, which is always < 0xC0) would leave no room
-//! for the facts, so 24-byte strings would need a rescan for `is_ascii` and
-//! `is_json_safe` — and 24-byte strings are rare enough that one heap
-//! allocation for them costs less than that complexity.
+//! Why 23 and not 24: the last byte then carries the length and the
+//! representation in one load, and is never zero, which gives `Option<Str>`
+//! its niche. A 24-byte inline form (compact_str's trick of reusing the last
+//! UTF-8 byte, which is always < 0xC0) is not worth its complexity for a
+//! length that is rare; 24-byte strings take one heap allocation.
 //!
-//! # Building one: copy and classify in registers
+//! # Facts on demand
 //!
-//! [`new_classify`] never touches memory past the source slice and never
-//! builds the image in memory first (that caused a store-forwarding stall).
-//! It reads the bytes with a few overlapping in-bounds loads, whose union is
-//! exactly the string, and uses *the same loads* twice: shifted into the
-//! three words of the handle, and classified.
+//! An inline string does not classify its bytes when it is built (that
+//! cost about 2x `CompactString::from` in a build-and-drop loop). The
+//! facts are computed when asked, from the three words of the handle:
+//!
+//! ```text
+//! ascii = (w0 | w1 | w2) & 0x80.. == 0        (padding is 0, the tag < 0x80)
+//! safe  = swar_bad(w0) & lanes(n)[0] | ... == 0
+//! ```
+//!
+//! `swar_bad` flags the zero padding and the tag byte (both are "controls"),
+//! so the JSON test keeps only the lanes of the first `n` bytes, three words
+//! read from a 48-byte table at offset `24 - n`. That is exact: a spurious
+//! flag of `swar_bad` can only sit above a true one, so a clean prefix is
+//! reported clean. About 25 register operations, no loop, no branch.
+//!
+//! # Building one: the image straight from the loads
+//!
+//! [`new`] never touches memory past the source slice and never builds the
+//! image in memory first (that caused a store-forwarding stall). It reads
+//! the bytes with a few overlapping in-bounds loads, whose union is exactly
+//! the string, and shifts them into the three words of the handle:
 //!
 //! ```text
 //! n >= 16:  a = [0..8]  b = [8..16]  t = [n-8..n]         image (a, b, t >> 8(24-n) or 0 if n = 16)
@@ -36,55 +48,41 @@
 //! 2..=3:    lo = [0..2] hi = [n-2..n]  (u16)              image (lo | hi << 8(n-2))
 //! 1:        b = [0]                                       image (b)
 //! ```
-//!
-//! Every loaded byte is a real byte of the string (overlaps only repeat
-//! bytes), so the classification needs no masking of padding. On x86_64 the
-//! classification runs on one or two SSE2 vectors built from those loads
-//! (SSE2 is baseline there: no dispatch, no feature test); elsewhere, and
-//! under Miri, on the same words with SWAR arithmetic (`simd/facts.rs`).
-//! Either way it is straight-line code after one branch on the length
-//! class: no loop, no call. The SSE2 path turns its two 16-bit movemasks
-//! into the tag's fact bits with `mask - 1` (all high bits set iff the mask
-//! was 0) and an `and`, without compares.
 
 use super::{Str, INLINE_CAP};
 use crate::simd::facts;
 
-/// The tag of an inline string of `len` bytes with `facts`.
+/// The tag of an inline string of `len` bytes.
 #[inline(always)]
-pub(super) const fn tag(len: usize, facts: u8) -> u8 {
-    (len as u8 + 1) | (facts << super::FACTS_SHIFT)
+pub(super) const fn tag(len: usize) -> u8 {
+    len as u8 + 1
 }
 
-/// Build an inline `Str` by copying `bytes`, computing the facts during the
-/// copy (see the module doc).
+/// Build an inline `Str` by copying `bytes` (see the module doc).
 ///
 /// # Safety
 /// `bytes.len() <= INLINE_CAP` and `bytes` is UTF-8.
 #[inline(always)]
-pub(super) unsafe fn new_classify(bytes: &[u8]) -> Str {
+pub(super) unsafe fn new(bytes: &[u8]) -> Str {
     debug_assert!(bytes.len() <= INLINE_CAP);
     let n = bytes.len();
     // SAFETY: forwarded contract (n <= 23).
-    let (w0, w1, w2) = unsafe { parts(bytes.as_ptr(), n) };
-    // `parts` put the facts bits in place; add `L = n + 1`.
-    let w2 = w2 | (tag(n, 0) as u64) << 56;
+    let [w0, w1, w2] = unsafe { image(bytes.as_ptr(), n) };
+    let w2 = w2 | (tag(n) as u64) << 56;
     let words = [w0.to_le(), w1.to_le(), w2.to_le()];
     // SAFETY: `words` is the 24-byte inline image in memory order: content
     // in bytes 0..n, zeros up to byte 22, a valid non-zero inline tag in
-    // byte 23 with the facts just computed.
+    // byte 23.
     unsafe { std::mem::transmute::<[u64; 3], Str>(words) }
 }
 
-/// The loads of the module doc: the loaded words (all real bytes, for
-/// classification) and the image words that are not loaded words as they
-/// are (content bytes 0..n, zero after, tag byte still zero). Little-endian
-/// values.
+/// The image words of the module doc (content bytes 0..n, zero after, tag
+/// byte still zero), as little-endian values.
 ///
 /// # Safety
 /// `p` is readable for `n <= 23` bytes.
 #[inline(always)]
-unsafe fn loads(p: *const u8, n: usize) -> Loaded {
+unsafe fn image(p: *const u8, n: usize) -> [u64; 3] {
     let load8 = |q: *const u8| {
         // SAFETY: callers below only pass offsets `o` with `o + 8 <= n`.
         u64::from_le(unsafe { q.cast::<u64>().read_unaligned() })
@@ -98,166 +96,213 @@ unsafe fn loads(p: *const u8, n: usize) -> Loaded {
             let a = load8(p);
             let b = load8(p.add(8));
             let t = load8(p.add(n - 8));
-            // n == 16: t == b and the shift would be 64; the tail word is 0.
+            // n == 16: the shift would be 64; the tail word is 0.
             let w2 = if n > 16 { t >> (8 * (24 - n)) } else { 0 };
-            Loaded::Three(a, b, t, w2)
+            [a, b, w2]
         } else if n >= 8 {
             let a = load8(p);
             let t = load8(p.add(n - 8));
             // (t >> 8(15-n)) >> 8 == t >> 8(16-n), and 0 for n == 8.
-            let w1 = (t >> (8 * (15 - n))) >> 8;
-            Loaded::Two(a, t, w1)
+            [a, (t >> (8 * (15 - n))) >> 8, 0]
         } else if n >= 4 {
             let lo = u32::from_le(p.cast::<u32>().read_unaligned()) as u64;
             let hi = u32::from_le(p.add(n - 4).cast::<u32>().read_unaligned()) as u64;
-            Loaded::One(lo | hi << 32, lo | hi << (8 * (n - 4)))
+            [lo | hi << (8 * (n - 4)), 0, 0]
         } else if n >= 2 {
             let lo = u16::from_le(p.cast::<u16>().read_unaligned()) as u64;
             let hi = u16::from_le(p.add(n - 2).cast::<u16>().read_unaligned()) as u64;
-            let c = lo | hi << 16; // four real bytes (overlapping when n == 3)
-            Loaded::One(c | c << 32, lo | hi << (8 * (n - 2)))
+            [lo | hi << (8 * (n - 2)), 0, 0]
         } else if n == 1 {
-            let b = *p as u64;
-            Loaded::One(b * 0x0101_0101_0101_0101, b)
+            [*p as u64, 0, 0]
         } else {
-            Loaded::Empty
+            [0; 3]
         }
     }
 }
 
-/// Position of the facts bits in the last word (the tag is its top byte).
-const FACTS_AT: u32 = 56 + super::FACTS_SHIFT;
+/// `LANES[24 - n..48 - n]` has 0x80 in its first `n` bytes and 0 after:
+/// the lanes of the content of an `n`-byte inline string.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
+#[repr(align(64))]
+struct Lanes([u8; 48]);
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
+static LANES: Lanes = {
+    let mut t = [0u8; 48];
+    let mut i = 0;
+    while i < 24 {
+        t[i] = 0x80;
+        i += 1;
+    }
+    Lanes(t)
+};
 
-/// The last image word's facts bits for `facts`.
+/// The three words of an inline handle, as little-endian values.
 #[inline(always)]
-const fn facts_word(facts: u8) -> u64 {
-    (facts as u64) << FACTS_AT
+fn words(s: &Str) -> [u64; 3] {
+    // SAFETY: every byte of an inline handle is initialised (content, zero
+    // padding, tag), and `Str` is 24 bytes.
+    let w = unsafe { std::ptr::read_unaligned((s as *const Str).cast::<[u64; 3]>()) };
+    w.map(u64::from_le)
 }
 
-/// What [`loads`] read.
-#[derive(Clone, Copy)]
-enum Loaded {
-    /// 16..=23 bytes: words at 0, 8, n-8, and the image's third word.
-    Three(u64, u64, u64, u64),
-    /// 8..=15 bytes: words at 0 and n-8, and the image's second word.
-    Two(u64, u64, u64),
-    /// 1..=7 bytes: eight real bytes (overlapping/repeated) and the image's
-    /// first word.
-    One(u64, u64),
-    /// The empty string.
-    Empty,
+/// Whether the inline string `s` is ASCII (see [`ascii_words`]).
+#[inline(always)]
+pub(super) fn is_ascii(s: &Str) -> bool {
+    ascii_words(words(s))
 }
 
-/// Image words, with the facts bits already in the last word (tag `L`
-/// still 0); SSE2 classification.
-///
-/// # Safety
-/// `p` is readable for `n <= 23` bytes.
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+/// Whether the inline string `s` of `n` bytes is JSON safe: SSE2 on
+/// x86_64 ([`json_safe_sse2`]), SWAR elsewhere and under Miri
+/// ([`json_safe_words`]).
 #[inline(always)]
-unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64) {
-    use std::arch::x86_64::*;
-    // SAFETY: forwarded contract.
-    let ld = unsafe { loads(p, n) };
-    // SAFETY: SSE2 is part of the x86_64 baseline; these are register-only
-    // intrinsics.
-    unsafe {
-        // 0xFF in the lanes of `v` that need JSON escaping: `"`, `\` and
-        // controls. `v ^ 2` maps controls to 0x00..=0x1F and `"` to 0x20,
-        // so "control or quote" is `min(v ^ 2, 0x20) == v ^ 2`.
-        let bad = |v: __m128i| {
-            let y = _mm_xor_si128(v, _mm_set1_epi8(0x02));
-            let cq = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(0x20)), y);
-            _mm_or_si128(cq, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)))
-        };
-        let v64 = |x: u64| x as i64;
-        let (w0, w1, w2, or, bad) = match ld {
-            Loaded::Three(a, b, t, w2) => {
-                let v = _mm_set_epi64x(v64(b), v64(a));
-                let u = _mm_set_epi64x(v64(t), v64(t));
-                (a, b, w2, _mm_or_si128(v, u), _mm_or_si128(bad(v), bad(u)))
-            }
-            Loaded::Two(a, t, w1) => {
-                let v = _mm_set_epi64x(v64(t), v64(a));
-                (a, w1, 0, v, bad(v))
-            }
-            Loaded::One(real, w0) => {
-                let v = _mm_set1_epi64x(v64(real));
-                (w0, 0, 0, v, bad(v))
-            }
-            Loaded::Empty => return (0, 0, facts_word(facts::ALL)),
-        };
-        // A 16-bit movemask minus one has every high bit set iff it was
-        // zero: each fact bit is one `dec` and one `and`, no compare.
-        let ma = _mm_movemask_epi8(or) as u32 as u64;
-        let mb = _mm_movemask_epi8(bad) as u32 as u64;
-        let fw = (ma.wrapping_sub(1) & facts_word(facts::ASCII))
-            | (mb.wrapping_sub(1) & facts_word(facts::JSON_SAFE));
-        (w0, w1, w2 | fw)
+pub(super) fn is_json_safe(s: &Str, n: usize) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // SAFETY: a `Str` is 24 initialised bytes for an inline string.
+        unsafe { json_safe_sse2((s as *const Str).cast::<u8>(), n) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        json_safe_words(words(s), n)
     }
 }
 
-/// As [`parts`], with SWAR classification (portable; what Miri runs).
+/// Append the inline string `s` of `n` bytes to `dst` as a JSON string
+/// literal if it needs no escaping, and return whether it did. On x86_64
+/// the two vectors of the JSON-safe test are stored as they are: the whole
+/// handle lands after the opening quote (the bytes after the content fall
+/// in spare capacity, or are overwritten by the closing quote).
+#[inline(always)]
+pub(super) fn quote_if_safe(dst: &mut Vec<u8>, s: &Str, n: usize) -> bool {
+    debug_assert!(n <= INLINE_CAP);
+    let src = (s as *const Str).cast::<u8>();
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: SSE2 is baseline on x86_64; `src` is the 24 initialised bytes
+    // of the handle; `reserve` makes room for the 25 bytes stored after
+    // `len` (quote + 24), of which the first `n + 2` are counted.
+    unsafe {
+        use std::arch::x86_64::*;
+        let v0 = _mm_loadu_si128(src.cast::<__m128i>());
+        let v1 = _mm_loadl_epi64(src.add(16).cast::<__m128i>());
+        let m =
+            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
+        if m & !(u32::MAX << n) != 0 {
+            return false;
+        }
+        dst.reserve(1 + std::mem::size_of::<Str>());
+        let len = dst.len();
+        let p = dst.as_mut_ptr().add(len);
+        *p = b'"';
+        _mm_storeu_si128(p.add(1).cast::<__m128i>(), v0);
+        _mm_storel_epi64(p.add(17).cast::<__m128i>(), v1);
+        *p.add(n + 1) = b'"';
+        dst.set_len(len + n + 2);
+        true
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        if !json_safe_words(words(s), n) {
+            return false;
+        }
+        dst.reserve(1 + std::mem::size_of::<Str>());
+        let len = dst.len();
+        // SAFETY: as above: room for 25 bytes after `len`, the handle's 24
+        // bytes are initialised and not part of `dst`.
+        unsafe {
+            let p = dst.as_mut_ptr().add(len);
+            *p = b'"';
+            std::ptr::copy_nonoverlapping(src, p.add(1), 24);
+            *p.add(n + 1) = b'"';
+            dst.set_len(len + n + 2);
+        }
+        true
+    }
+}
+
+/// 0xFF in the lanes of `v` that need JSON escaping (see
+/// [`json_safe_sse2`]).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn bad_sse2(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; register-only intrinsics.
+    unsafe {
+        let y = _mm_xor_si128(v, _mm_set1_epi8(0x02));
+        let cq = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(0x20)), y);
+        _mm_or_si128(cq, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)))
+    }
+}
+
+/// JSON-safe test of the 24-byte inline image at `p` with `n` content
+/// bytes, on SSE2 (baseline on x86_64): one 16-byte and one 8-byte load,
+/// the "needs escaping" compare of `simd/facts.rs` (`v ^ 2` maps controls
+/// to 0x00..=0x1F and `"` to 0x20, so "control or quote" is
+/// `min(v ^ 2, 0x20) == v ^ 2`; `\` is one more compare), two movemasks
+/// and the low `n` bits of the 24-bit mask.
 ///
 /// # Safety
-/// `p` is readable for `n <= 23` bytes.
+/// `p` is readable for 24 bytes.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+unsafe fn json_safe_sse2(p: *const u8, n: usize) -> bool {
+    use std::arch::x86_64::*;
+    debug_assert!(n <= INLINE_CAP);
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads cover bytes
+    // 0..16 and 16..24 of the 24 readable bytes.
+    unsafe {
+        let v0 = _mm_loadu_si128(p.cast::<__m128i>());
+        let v1 = _mm_loadl_epi64(p.add(16).cast::<__m128i>());
+        let m =
+            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
+        m & !(u32::MAX << n) == 0
+    }
+}
+
+/// The facts bits of the inline string `s` of `n` bytes.
+#[cfg(test)]
+pub(super) fn facts_of(s: &Str, n: usize) -> u8 {
+    facts_words(words(s), n)
+}
+
+/// ASCII test of an inline image: its padding is 0 and its tag is below
+/// 0x80, so all 24 bytes can be tested at once.
+#[inline(always)]
+fn ascii_words([w0, w1, w2]: [u64; 3]) -> bool {
+    (w0 | w1 | w2) & facts::HI == 0
+}
+
+/// JSON-safe test of an inline image of `n` bytes (see the module doc).
 #[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
-#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), inline(always))]
-unsafe fn parts_swar(p: *const u8, n: usize) -> (u64, u64, u64) {
-    // SAFETY: forwarded contract.
-    let (w0, w1, w2, or, bad) = match unsafe { loads(p, n) } {
-        Loaded::Three(a, b, t, w2) => (
-            a,
-            b,
-            w2,
-            a | b | t,
-            facts::swar_bad(a) | facts::swar_bad(b) | facts::swar_bad(t),
-        ),
-        Loaded::Two(a, t, w1) => (a, w1, 0, a | t, facts::swar_bad(a) | facts::swar_bad(t)),
-        Loaded::One(real, w0) => (w0, 0, 0, real, facts::swar_bad(real)),
-        Loaded::Empty => return (0, 0, facts_word(facts::ALL)),
-    };
-    let ascii = (or & facts::HI == 0) as u8;
-    let safe = (bad == 0) as u8;
-    let f = (ascii * facts::ASCII) | (safe * facts::JSON_SAFE);
-    (w0, w1, w2 | facts_word(f))
+#[inline(always)]
+fn json_safe_words([w0, w1, w2]: [u64; 3], n: usize) -> bool {
+    debug_assert!(n <= INLINE_CAP);
+    // SAFETY: n <= 23, so `24 - n + 24 <= 48`: three in-bounds words.
+    let [m0, m1, m2] =
+        unsafe { std::ptr::read_unaligned(LANES.0.as_ptr().add(24 - n).cast::<[u64; 3]>()) }
+            .map(u64::from_le);
+    (facts::swar_bad(w0) & m0) | (facts::swar_bad(w1) & m1) | (facts::swar_bad(w2) & m2) == 0
 }
 
-/// Portable targets (and Miri) classify with SWAR.
-///
-/// # Safety
-/// `p` is readable for `n <= 23` bytes.
-#[cfg(not(all(target_arch = "x86_64", not(miri))))]
-#[inline(always)]
-unsafe fn parts(p: *const u8, n: usize) -> (u64, u64, u64) {
-    // SAFETY: forwarded contract.
-    unsafe { parts_swar(p, n) }
-}
-
-/// Build an inline `Str` from `bytes` whose facts are already known.
-///
-/// # Safety
-/// `bytes.len() <= INLINE_CAP`, `bytes` is UTF-8 and `facts` are its facts.
-#[inline(always)]
-pub(super) unsafe fn new_known(bytes: &[u8], facts: u8) -> Str {
-    debug_assert!(bytes.len() <= INLINE_CAP);
-    let mut raw = [0u8; 24];
-    raw[..bytes.len()].copy_from_slice(bytes);
-    raw[23] = tag(bytes.len(), facts);
-    // SAFETY: as in `new_classify`, per the caller's contract.
-    unsafe { Str::from_inline_raw(raw) }
+#[cfg(test)]
+fn facts_words(w: [u64; 3], n: usize) -> u8 {
+    (if ascii_words(w) { facts::ASCII } else { 0 })
+        | (if json_safe_words(w, n) {
+            facts::JSON_SAFE
+        } else {
+            0
+        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Both classifiers (SSE2 where compiled, and SWAR) against the scalar
-    /// reference: every length, every position, each special byte, with
-    /// the slice at the very end of its allocation (a read past the end
-    /// would be caught by Miri, and by the image check here).
+    /// The image and the on-demand facts against the scalar reference:
+    /// every length, every position, each special byte, with the slice at
+    /// the very end of its allocation (a read past the end would be caught
+    /// by Miri, and by the image check here).
     #[test]
-    fn parts_every_length_position_and_special() {
+    fn image_and_facts_every_length_position_and_special() {
         let specials: &[u8] = &[
             b'"', b'\\', 0x00, 0x01, 0x1F, 0x20, 0x21, 0x23, 0x7F, 0x80, 0xC3, 0xFF,
         ];
@@ -277,20 +322,28 @@ mod tests {
                 let b: Box<[u8]> = v.clone().into_boxed_slice();
                 let mut want = [0u8; 24];
                 want[..n].copy_from_slice(&v);
-                let f = facts::classify_scalar(&v);
                 // SAFETY: `b` holds n <= 23 readable bytes.
-                let got = [unsafe { parts(b.as_ptr(), n) }, unsafe {
-                    parts_swar(b.as_ptr(), n)
-                }];
-                for (w0, w1, w2) in got {
-                    let gf = (w2 >> FACTS_AT) as u8;
-                    let w2 = w2 & ((1 << FACTS_AT) - 1);
-                    let mut img = [0u8; 24];
-                    img[..8].copy_from_slice(&w0.to_le_bytes());
-                    img[8..16].copy_from_slice(&w1.to_le_bytes());
-                    img[16..].copy_from_slice(&w2.to_le_bytes());
-                    assert_eq!(img, want, "image of {v:?}");
-                    assert_eq!(gf, f, "facts of {v:?}");
+                let [w0, w1, w2] = unsafe { image(b.as_ptr(), n) };
+                let mut img = [0u8; 24];
+                img[..8].copy_from_slice(&w0.to_le_bytes());
+                img[8..16].copy_from_slice(&w1.to_le_bytes());
+                img[16..].copy_from_slice(&w2.to_le_bytes());
+                assert_eq!(img, want, "image of {v:?}");
+                // The facts of the image with its tag, as `Str` asks.
+                let mut w = [w0, w1, w2];
+                w[2] |= u64::from(tag(n)) << 56;
+                assert_eq!(
+                    facts_words(w, n),
+                    facts::classify_scalar(&v),
+                    "facts of {v:?}"
+                );
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                {
+                    let mut img = img;
+                    img[23] = tag(n);
+                    let want = facts::classify_scalar(&v) & facts::JSON_SAFE != 0;
+                    // SAFETY: `img` is 24 readable bytes.
+                    assert_eq!(unsafe { json_safe_sse2(img.as_ptr(), n) }, want, "{v:?}");
                 }
             }
         }

@@ -8,19 +8,20 @@
 //!
 //! ```text
 //!            bytes 0..8        8..16        16..23      23
-//! inline   [ content (up to 23 bytes), zero padded   | 0 S A LLLLL ]  len+1 in L (1..=24)
+//! inline   [ content (up to 23 bytes), zero padded   | 0 0 0 LLLLL ]  len+1 in L (1..=24)
 //! static   [ ptr -> &'static | len        | 0        | 0 S A 11111 ]
 //! heap     [ ptr -> bytes    | len        | 0        | 1 S A 11111 ]
 //!              |
 //!              v  (one allocation)
-//!   [ rc | hash | len | cap | flags ][ bytes ... ]
-//!   '------- 40-byte header -------'
+//!   [ rc | hash | cap ][ bytes ... ]
+//!   '-- 24-byte header --'
 //! ```
 //!
 //! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
 //! `inline.rs`, `static_str.rs` and `heap.rs` (one file per
 //! representation) for the details; the tag is never 0, which is
-//! `Option<Str>`'s niche.
+//! `Option<Str>`'s niche. On 32-bit targets the pointer and length fill
+//! bytes 0..8 and the handle is still 24 bytes.
 //!
 //! The tag is laid out for the two hot tests:
 //! - "does this handle own a reference count?" (clone, drop) is bit 7
@@ -33,22 +34,22 @@
 //!
 //! # Facts
 //!
-//! The facts are computed by a fused copy + classify kernel
-//! (`simd/facts.rs`) while the bytes are copied in, never by a second pass;
-//! concatenation (`format!`, `concat!`, [`Str::concat`], [`Str::join`],
-//! [`StrBuf::push_str`]) ANDs the facts of the pieces, so a `Str` piece is
-//! copied with a plain `memcpy`. [`quote_str`] uses `is_json_safe` to write
-//! a string as JSON with one `memcpy` and two quotes.
+//! Heap strings compute their facts with a fused copy + classify kernel
+//! (`simd/facts.rs`) while the bytes are copied in, never by a second pass,
+//! and keep them in the tag; static strings compute them once in
+//! [`Str::from_static`] (at compile time in a `const`). Concatenation
+//! (`format!`, `concat!`, [`Str::concat`], [`Str::join`],
+//! [`StrBuf::push_str`]) ANDs the facts of the pieces, so a heap or static
+//! `Str` piece is copied with a plain `memcpy`. [`quote_str`] uses
+//! `is_json_safe` to write a string as JSON without escaping.
 //!
-//! The price is paid at creation. An inline `Str` is built in registers
-//! (`inline.rs`: overlapping in-bounds loads, one SSE2 classification on
-//! x86_64, the image written straight from the loads), which costs about
-//! 20 more instructions than `CompactString::from`'s plain copy: in a tight
-//! `from` loop that is roughly 0.3-0.45x its speed (about 2.5 ns against
-//! 1 ns here; `bench/RESULTS.md`). We kept the facts eager because they are what
-//! makes concatenation and JSON output rescan-free; computing them lazily
-//! for inline strings would close that gap, at the price of a classification
-//! on every `is_json_safe`/`concat` of an inline string.
+//! Inline strings (up to 23 bytes) do not store facts: `is_ascii` and
+//! `is_json_safe` compute them from the handle's three words when asked
+//! (`inline.rs`; about 25 register operations, no loop). Building one is
+//! then a plain copy in registers, as fast as `CompactString::from`, and
+//! the classification is paid only by the strings that are asked. An
+//! inline result of `format!`/`concat!` copies its pieces without
+//! classifying them either.
 //!
 //! # Hash
 //!
@@ -189,7 +190,10 @@ pub struct Str {
 
 const _: () = assert!(std::mem::size_of::<Str>() == 24);
 const _: () = assert!(std::mem::size_of::<Option<Str>>() == 24);
-const _: () = assert!(std::mem::align_of::<Str>() == 8);
+// The last word is a `u64`: align 8 on 64-bit targets and wasm32, 4 on
+// i686 (nothing relies on more than `u64`'s own alignment). On 32-bit
+// targets a pointer and a length fill bytes 0..8 of the head.
+const _: () = assert!(std::mem::align_of::<Str>() == std::mem::align_of::<u64>());
 
 // SAFETY: a `Str` is immutable content; the heap form is shared through an
 // atomic reference count and an atomic hash cache, like `Arc<str>`.
@@ -207,7 +211,7 @@ impl Str {
     pub const fn new() -> Str {
         Str {
             head: Head { bytes: [0; 16] },
-            last: Last::with_tag(inline::tag(0, facts::ALL)),
+            last: Last::with_tag(inline::tag(0)),
         }
     }
 
@@ -215,10 +219,10 @@ impl Str {
     ///
     /// # Safety
     /// `raw[23]` is a valid inline tag for some `len <= 23`, `raw[..len]` is
-    /// UTF-8 and the tag's facts are its facts.
+    /// UTF-8 and `raw[len..23]` is zero.
     #[inline(always)]
     unsafe fn from_inline_raw(raw: [u8; 24]) -> Str {
-        debug_assert!(raw[23] & HEAP_BIT == 0 && raw[23] & LEN_MASK != 0);
+        debug_assert!(raw[23] & !LEN_MASK == 0 && raw[23] & LEN_MASK != 0);
         debug_assert!(raw[23] & LEN_MASK <= INLINE_CAP as u8 + 1);
         // SAFETY: `Str` is 24 bytes of plain data whose only invariant-bearing
         // byte is the tag (non-zero, valid per the contract); an inline
@@ -242,7 +246,8 @@ impl Str {
         }
     }
 
-    /// Build from UTF-8 `bytes` with one fused copy + classify.
+    /// Build from UTF-8 `bytes`: inline (a copy in registers, no
+    /// classification), or one heap allocation with a fused copy + classify.
     ///
     /// Always inlined (the inline case is a handful of register operations,
     /// and returning a `Str` through memory from a non-inlined call costs a
@@ -254,7 +259,7 @@ impl Str {
     unsafe fn from_utf8_unchecked_copy(bytes: &[u8]) -> Str {
         if bytes.len() <= INLINE_CAP {
             // SAFETY: length checked; UTF-8 by contract.
-            return unsafe { inline::new_classify(bytes) };
+            return unsafe { inline::new(bytes) };
         }
         // SAFETY: UTF-8 by contract.
         unsafe { Str::heap_copy(bytes) }
@@ -264,14 +269,14 @@ impl Str {
     ///
     /// # Safety
     /// `bytes` is UTF-8.
-    #[inline(never)]
+    #[inline]
     unsafe fn heap_copy(bytes: &[u8]) -> Str {
         let data = heap::alloc_data(bytes.len());
         // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
         let f = unsafe { facts::copy_classify(bytes, data) };
         // SAFETY: fully written above; header initialised before wrapping.
         unsafe {
-            heap::init_header(data, bytes.len(), bytes.len(), f);
+            heap::init_header(data, bytes.len());
             Str::from_heap_parts(data, bytes.len(), f)
         }
     }
@@ -293,9 +298,21 @@ impl Str {
         self.last.tag()
     }
 
-    /// The facts bits (`facts::ASCII | facts::JSON_SAFE`).
-    #[inline(always)]
+    /// The facts bits (`facts::ASCII | facts::JSON_SAFE`): stored in the tag
+    /// of the pointer forms, computed from the bytes of an inline string.
+    #[cfg(test)]
     fn facts(&self) -> u8 {
+        let l = self.tag() & LEN_MASK;
+        if l != PTR_FORM {
+            inline::facts_of(self, l as usize - 1)
+        } else {
+            self.stored_facts()
+        }
+    }
+
+    /// The facts bits of the tag (meaningful for the pointer forms only).
+    #[inline(always)]
+    fn stored_facts(&self) -> u8 {
         (self.tag() >> FACTS_SHIFT) & facts::ALL
     }
 
@@ -359,7 +376,8 @@ impl Str {
         self.len() == 0
     }
 
-    /// Whether every byte is ASCII (cached; no scan).
+    /// Whether every byte is ASCII: cached for heap and static strings,
+    /// a few word operations on the handle for inline ones (no scan).
     ///
     /// ```
     /// assert!(ito::Str::from("abc").is_ascii());
@@ -367,11 +385,16 @@ impl Str {
     /// ```
     #[inline]
     pub fn is_ascii(&self) -> bool {
-        self.facts() & facts::ASCII != 0
+        if self.is_inline() {
+            inline::is_ascii(self)
+        } else {
+            self.stored_facts() & facts::ASCII != 0
+        }
     }
 
     /// Whether no byte needs escaping in a JSON string (no `"`, `\` or
-    /// control character below 0x20); cached, no scan.
+    /// control character below 0x20): cached for heap and static strings,
+    /// a few word operations on the handle for inline ones (no scan).
     ///
     /// ```
     /// assert!(ito::Str::from("plain é").is_json_safe());
@@ -379,7 +402,12 @@ impl Str {
     /// ```
     #[inline]
     pub fn is_json_safe(&self) -> bool {
-        self.facts() & facts::JSON_SAFE != 0
+        let l = self.tag() & LEN_MASK;
+        if l != PTR_FORM {
+            inline::is_json_safe(self, l as usize - 1)
+        } else {
+            self.stored_facts() & facts::JSON_SAFE != 0
+        }
     }
 
     /// Whether the content is stored inside the handle.
@@ -526,19 +554,34 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 /// Append `s` to `dst` as a JSON string literal (with the quotes); also
 /// available as `ito::json::quote_str`.
 ///
-/// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written with one
-/// `memcpy` between the two quotes, after a single `reserve`, without
-/// looking at the bytes; any other goes through [`crate::json::quote`]
-/// (the SIMD escaper; the same output as `serde_json`).
+/// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written without
+/// looking at its bytes again, after a single `reserve`: a heap or static
+/// one with one `memcpy` between the two quotes, an inline one with three
+/// fixed word stores of the whole handle (its facts cost a few word
+/// operations). Any other goes through [`crate::json::quote`] (the SIMD
+/// escaper; the same output as `serde_json`).
 ///
 /// ```
 /// let mut out = Vec::new();
 /// ito::str::quote_str(&mut out, &ito::Str::from("say \"hi\"\n"));
 /// assert_eq!(out, br#""say \"hi\"\n""#);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
-    if s.is_json_safe() {
+    // The inline fast path is inlined into the caller (a call and its
+    // prologue cost as much as the work at 11 bytes); the rest is one call.
+    let l = s.tag() & LEN_MASK;
+    if l != PTR_FORM && inline::quote_if_safe(dst, s, l as usize - 1) {
+        return;
+    }
+    quote_str_other(dst, s)
+}
+
+/// [`quote_str`] of a heap or static `Str`, or of an inline one that needs
+/// escaping.
+#[inline(never)]
+fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
+    if !s.is_inline() && s.stored_facts() & facts::JSON_SAFE != 0 {
         let bytes = s.as_bytes();
         let n = bytes.len();
         dst.reserve(n + 2);
@@ -553,9 +596,9 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
             *p.add(n + 1) = b'"';
             dst.set_len(len + n + 2);
         }
-    } else {
-        crate::json::quote(dst, s.as_str());
+        return;
     }
+    crate::json::quote(dst, s.as_str());
 }
 
 impl Clone for Str {
@@ -604,11 +647,10 @@ mod tests {
     fn str_tag_forms_are_disjoint() {
         // Clone/drop test only the sign bit; as_bytes/len only `L == 31`.
         for n in 0..=INLINE_CAP {
-            for f in 0..=facts::ALL {
-                let t = inline::tag(n, f);
-                assert!(t != 0 && t & HEAP_BIT == 0 && t & LEN_MASK != PTR_FORM);
-                assert_eq!((t & LEN_MASK) as usize - 1, n);
-            }
+            let t = inline::tag(n);
+            assert!(t != 0 && t & HEAP_BIT == 0 && t & LEN_MASK != PTR_FORM);
+            assert_eq!((t & LEN_MASK) as usize - 1, n);
+            assert_eq!(t & !LEN_MASK, 0, "inline tags store no facts");
         }
         let forms = [
             Str::from("inline"),
@@ -654,17 +696,38 @@ mod tests {
 
     #[test]
     fn str_inline_facts_every_position() {
-        // The register path masks the zero padding out of the SWAR test:
-        // every length, every position, each special byte.
+        // The on-demand facts mask the zero padding and the tag out of the
+        // SWAR test: every length, every position, each special byte, for
+        // each way of building an inline string, and `quote_str`'s inline
+        // path (which writes the whole handle) against serde_json.
         for len in 0..=INLINE_CAP {
             let base = "a".repeat(len);
             let check = |s: &str| {
-                let a = Str::from(s);
-                assert_eq!(a.as_str(), s);
-                assert_eq!(a.facts(), facts::classify_scalar(s.as_bytes()), "{s:?}");
+                let want = facts::classify_scalar(s.as_bytes());
+                let mut b = StrBuf::new();
+                b.push_str(s);
+                let built = [
+                    Str::from(s),
+                    crate::format!("{s}"),
+                    Str::concat(&["", s]),
+                    b.freeze(),
+                ];
+                for a in built {
+                    assert!(a.is_inline());
+                    assert_eq!(a.as_str(), s);
+                    assert_eq!(a.facts(), want, "{s:?}");
+                    assert_eq!(a.is_ascii(), want & facts::ASCII != 0, "{s:?}");
+                    assert_eq!(a.is_json_safe(), want & facts::JSON_SAFE != 0, "{s:?}");
+                    let mut out = b"[".to_vec();
+                    quote_str(&mut out, &a);
+                    out.push(b']');
+                    assert_eq!(out, serde_json::to_vec(&[s]).unwrap(), "{s:?}");
+                }
             };
             check(&base);
-            for pos in 0..len {
+            // Miri: every fifth position (the inline tests cover the rest).
+            let step = if cfg!(miri) { 5 } else { 1 };
+            for pos in (0..len).step_by(step) {
                 for sp in ["\"", "\\", "\u{1}", "\u{1f}", " ", "\u{7f}"] {
                     check(&std::format!("{}{sp}{}", &base[..pos], &base[pos + 1..]));
                 }

@@ -1,6 +1,6 @@
 //! The std traits users expect of a string type, all consistent with `str`.
 
-use super::{facts, inline, Str, StrBuf};
+use super::{inline, Str, StrBuf};
 use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering;
 use std::fmt;
@@ -122,8 +122,8 @@ impl fmt::Debug for Str {
 }
 
 impl From<&str> for Str {
-    /// Copy (inline up to 23 bytes, else one exact-size allocation), with
-    /// the facts computed during the copy.
+    /// Copy (inline up to 23 bytes, else one exact-size allocation whose
+    /// facts are computed during the copy).
     #[inline(always)]
     fn from(s: &str) -> Str {
         Str::from_str_copy(s)
@@ -174,8 +174,8 @@ impl From<char> for Str {
     fn from(c: char) -> Str {
         let mut buf = [0u8; 4];
         let s = c.encode_utf8(&mut buf);
-        // SAFETY: at most 4 bytes of UTF-8, with their scalar facts.
-        unsafe { inline::new_known(s.as_bytes(), facts::classify_scalar(s.as_bytes())) }
+        // SAFETY: at most 4 bytes of UTF-8.
+        unsafe { inline::new(s.as_bytes()) }
     }
 }
 

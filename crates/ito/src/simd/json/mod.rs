@@ -30,17 +30,30 @@
 //! to the block loop. Escape-dense blocks (at least `DENSE_BITS` flags) are
 //! translated byte by byte through a table instead, which beats both.
 //!
+//! Medium inputs (up to four blocks) start with a fixed pattern of
+//! overlapping in-bounds blocks instead of the loop: one block (a masked
+//! load on AVX-512, a padded one elsewhere) below `W` bytes, else blocks at
+//! `0, min(W, n - W), max(n, 2W) - 2W, n - W`, each stored where it belongs.
+//! Their masks, shifted to their offsets, make one positional mask (no
+//! length-dependent branches on SSE2/AVX2/SWAR); if it is zero the string
+//! is done, else the block loop resumes at its lowest bit with the verbatim
+//! prefix already in place. Long clean text takes four blocks per step.
+//!
 //! Tails never read past the end of the input. SSE2/AVX2/AVX-512/NEON
 //! reload the last `W` bytes of the input (an overlapping load) and store
-//! them so they end at the right place, which is only valid when the output
+//! them so they end at the right place. That is only valid when the output
 //! just before is a verbatim copy of the input just before (tracked as
-//! `clean_from`); otherwise, and for SWAR, the tail is loaded partially: a
-//! masked load on AVX-512, a padded register or stack block elsewhere.
+//! `clean_from`); after an escape, the reloaded block is instead *spliced*
+//! behind the output already written (store, reload the output, blend its
+//! last `rem` lanes in, store), still without reading past the input. SWAR
+//! loads the tail partially, in a register.
 //!
-//! Strings of 17..=64 bytes that need no escaping never reach a kernel:
-//! [`medium_clean`] copies them with baseline 16-byte blocks (SSE2/NEON),
-//! which beats an indirect call plus a masked load; inputs of at most 16
-//! bytes are handled inline by the public entry points.
+//! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON)
+//! inline, without dispatch (`escape_medium`), except in AVX-512 builds,
+//! whose masked load covers them in one block; inputs of at most 16 bytes
+//! are handled inline by the public entry points. Longer inputs call the
+//! best kernel: by name when the build guarantees its level
+//! (`dispatch::by_build_kernel!`), through the cached table otherwise.
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of [`crate::json::Options`] run through a
@@ -51,6 +64,7 @@ use std::marker::PhantomData;
 use std::ptr;
 
 use crate::json::{Error, ErrorKind};
+use crate::simd::dispatch::{self, Dispatch, KernelTable};
 use crate::Kernel;
 
 pub(crate) mod bytes;
@@ -107,7 +121,35 @@ pub(crate) trait Block: Copy {
     /// # Safety
     /// The CPU must support the kernel.
     unsafe fn high_mask(self) -> u64;
+    /// Lanes `0..from` of `keep` followed by lanes `from..W` of `v`
+    /// (`from < W`). Only used by blocks with `OVERLAP_TAIL`.
+    ///
+    /// # Safety
+    /// The CPU must support the kernel.
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+        // SAFETY: W <= 64 bytes are written into and read from each buffer.
+        unsafe {
+            keep.store(a.as_mut_ptr());
+            v.store(b.as_mut_ptr());
+            a[from..Self::W].copy_from_slice(&b[from..Self::W]);
+            Self::load(a.as_ptr())
+        }
+    }
 }
+
+/// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
+/// from there on (for the vector `splice` implementations).
+pub(crate) static SPLICE_MASK: [u8; 128] = {
+    let mut m = [0u8; 128];
+    let mut i = 64;
+    while i < 128 {
+        m[i] = 0xFF;
+        i += 1;
+    }
+    m
+};
 
 /// Index of the lowest flagged byte of a non-zero mask.
 #[inline(always)]
@@ -358,7 +400,7 @@ pub(crate) fn utf8_sequence(src: &[u8], s: usize) -> Result<usize, usize> {
 /// # Safety
 /// The CPU must support `V`'s instructions.
 #[inline(always)]
-pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
+pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
     replace: bool,
@@ -366,14 +408,95 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
-    let mut out = Out::new(dst, n + pad);
+    let mut out = Out::new(dst, n + pad + 2 * QUOTES as usize);
+    if QUOTES {
+        // SAFETY: Out::new reserved more than one byte.
+        unsafe {
+            *out.pos = b'"';
+            out.pos = out.pos.add(1);
+        }
+    }
     let mut s = 0usize;
+    if n <= 4 * V::W {
+        // Medium input: a fixed pattern of overlapping in-bounds blocks,
+        // each stored where it belongs; then either done, or on to the loop
+        // from the first byte needing work (the output before it is a
+        // verbatim copy, so the loop may use the overlapping tail).
+        // SAFETY: n bytes of src; n + W + 8 bytes of room.
+        match unsafe { medium_first::<V, VALIDATE>(sp, n, out.pos) } {
+            None => s = n,
+            Some(i) => s = i,
+        }
+        // SAFETY: s <= n bytes of verbatim output were written.
+        out.pos = unsafe { out.pos.add(s) };
+    }
+    // SAFETY: the output ends with a verbatim copy of src[..s].
+    unsafe { escape_loop::<V, VALIDATE, QUOTES>(out, src, s, replace) }
+}
+
+/// [`escape_core`] resumed at `src[start]`, where `dst` already ends with
+/// the opening quote (with `QUOTES`) and a verbatim copy of `src[..start]`.
+///
+/// # Safety
+/// As [`escape_core`]; `start <= src.len()`.
+#[inline(always)]
+unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    start: usize,
+    replace: bool,
+) -> Result<(), Error> {
+    let out = Out::new(dst, src.len() - start + V::W + 8 + QUOTES as usize);
+    // SAFETY: per the contract.
+    unsafe { escape_loop::<V, VALIDATE, QUOTES>(out, src, start, replace) }
+}
+
+/// The block loop of [`escape_core`] from `src[s]` on, with the output
+/// ending in a verbatim copy of `src[..s]`; writes the closing quote.
+///
+/// # Safety
+/// As [`escape_core`]; `s <= src.len()`.
+#[inline(always)]
+unsafe fn escape_loop<V: Block, const VALIDATE: bool, const QUOTES: bool>(
+    mut out: Out<'_>,
+    src: &[u8],
+    mut s: usize,
+    replace: bool,
+) -> Result<(), Error> {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let pad = V::W + 8;
     // Output ending at `out.pos` is a verbatim copy of src[clean_from..s].
     let mut clean_from = 0usize;
-    loop {
+    while s < n {
         out.ensure(pad, n - s);
         let rem = n - s;
         let (i, m);
+        if rem >= UNROLL * V::W && out.room() >= UNROLL * V::W {
+            // Long clean text: four blocks per step, one branch on the OR of
+            // their masks. A dirty step falls through to the one-block step
+            // below, which redoes its first block (the stores were only
+            // verbatim copies into spare room).
+            // SAFETY: s + 4W <= n and 4W bytes of room.
+            let any = unsafe {
+                let mut any = 0;
+                for k in 0..UNROLL {
+                    let v = V::load(sp.add(s + k * V::W));
+                    v.store(out.pos.add(k * V::W));
+                    any |= v.special_mask();
+                    if VALIDATE {
+                        any |= v.high_mask();
+                    }
+                }
+                any
+            };
+            if any == 0 {
+                s += UNROLL * V::W;
+                // SAFETY: 4W bytes were just written within the room.
+                out.pos = unsafe { out.pos.add(UNROLL * V::W) };
+                continue;
+            }
+        }
         if rem >= V::W {
             // SAFETY: s + W <= n; ensure() gave W + 8 bytes of room.
             m = unsafe {
@@ -432,6 +555,28 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
                 unsafe {
                     let v = V::load(sp.add(n - V::W));
                     v.store(out.pos.sub(shift));
+                    let mut m = v.special_mask();
+                    if VALIDATE {
+                        m |= v.high_mask();
+                    }
+                    m >> (shift as u32 * V::STRIDE)
+                }
+            } else if V::OVERLAP_TAIL && n >= V::W {
+                // The tail after an escape: the output before pos is not a
+                // verbatim copy, so reload the last W bytes (in bounds) and
+                // splice their last `rem` lanes in after the output already
+                // written, which is at least s >= W - rem bytes of this
+                // call's own output (every input byte gave at least one).
+                let shift = V::W - rem;
+                // SAFETY: the load is within src (n >= W); the first store
+                // only initialises the room at pos (W + 8 bytes); the
+                // reload and the spliced store span pos - shift .. pos + rem,
+                // all initialised output of this call or room.
+                unsafe {
+                    let v = V::load(sp.add(n - V::W));
+                    v.store(out.pos);
+                    let keep = V::load(out.pos.sub(shift));
+                    V::splice(keep, v, shift).store(out.pos.sub(shift));
                     let mut m = v.special_mask();
                     if VALIDATE {
                         m |= v.high_mask();
@@ -533,8 +678,121 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool>(
             clean_from = s;
         }
     }
+    if QUOTES {
+        out.ensure(1, 0);
+        // SAFETY: one byte of room.
+        unsafe {
+            *out.pos = b'"';
+            out.pos = out.pos.add(1);
+        }
+    }
     out.finish();
     Ok(())
+}
+
+/// Blocks per step of the clean fast loop in [`escape_core`].
+const UNROLL: usize = 4;
+
+/// The medium path of [`escape_core`] for `n <= 4W`: copies `src[..n]` to
+/// `o` with one block (a masked/partial load below `W` bytes), two
+/// overlapping blocks (at 0 and `n - W`) or four (0, `W`, `n - 2W`,
+/// `n - W`), and returns the index of the first byte that needs work (with
+/// `VALIDATE`, also bytes >= 0x80), or `None`. Two or three branches on the
+/// length class instead of a loop whose exit mispredicts.
+///
+/// # Safety
+/// `src..src + n` readable, `o..o + max(n, W)` writable, CPU support.
+#[inline(always)]
+unsafe fn medium_first<V: Block, const VALIDATE: bool>(
+    src: *const u8,
+    n: usize,
+    o: *mut u8,
+) -> Option<usize> {
+    let mask = |v: V| {
+        // SAFETY: CPU support per the caller.
+        unsafe {
+            if VALIDATE {
+                v.special_mask() | v.high_mask()
+            } else {
+                v.special_mask()
+            }
+        }
+    };
+    let w = V::W;
+    // SAFETY: every load lies within src[..n] (all offsets are >= 0 and
+    // end <= n in their length class: 0, min(W, n - W), max(n, 2W) - 2W,
+    // W, n - 2W, n - W for n >= W; a partial load below W) and every store
+    // is at the same offset of `o`, within the caller's room.
+    unsafe {
+        if n < w {
+            if n == 0 {
+                return None;
+            }
+            let v = V::load_partial(src, n);
+            v.store(o);
+            let m = mask(v) & low_bytes::<V>(n);
+            return (m != 0).then(|| first::<V>(m));
+        }
+        if V::STRIDE == 1 && 4 * w <= 128 {
+            // Branch-free for every n in W..=4W: four blocks at 0, o1, o2
+            // and n - W cover the input (o1 = min(W, n - W),
+            // o2 = max(n, 2W) - 2W), and their masks shifted to their
+            // offsets give one positional mask whose lowest bit is the
+            // first byte needing work (a spurious SWAR flag always sits
+            // above a real one).
+            let (o1, o2, o3) = (w.min(n - w), n.max(2 * w) - 2 * w, n - w);
+            let (a, b, y, z) = (
+                V::load(src),
+                V::load(src.add(o1)),
+                V::load(src.add(o2)),
+                V::load(src.add(o3)),
+            );
+            a.store(o);
+            b.store(o.add(o1));
+            y.store(o.add(o2));
+            z.store(o.add(o3));
+            if 4 * w <= 64 {
+                let m = mask(a) | mask(b) << o1 | mask(y) << o2 | mask(z) << o3;
+                return (m != 0).then(|| m.trailing_zeros() as usize);
+            }
+            let m = mask(a) as u128
+                | (mask(b) as u128) << o1
+                | (mask(y) as u128) << o2
+                | (mask(z) as u128) << o3;
+            return (m != 0).then(|| m.trailing_zeros() as usize);
+        }
+        let (a, z) = (V::load(src), V::load(src.add(n - w)));
+        a.store(o);
+        if n <= 2 * w {
+            z.store(o.add(n - w));
+            let (ma, mz) = (mask(a), mask(z));
+            if ma | mz == 0 {
+                return None;
+            }
+            return Some(if ma != 0 {
+                first::<V>(ma)
+            } else {
+                n - w + first::<V>(mz)
+            });
+        }
+        let (b, y) = (V::load(src.add(w)), V::load(src.add(n - 2 * w)));
+        b.store(o.add(w));
+        y.store(o.add(n - 2 * w));
+        z.store(o.add(n - w));
+        let (ma, mb, my, mz) = (mask(a), mask(b), mask(y), mask(z));
+        if ma | mb | my | mz == 0 {
+            return None;
+        }
+        Some(if ma != 0 {
+            first::<V>(ma)
+        } else if mb != 0 {
+            w + first::<V>(mb)
+        } else if my != 0 {
+            n - 2 * w + first::<V>(my)
+        } else {
+            n - w + first::<V>(mz)
+        })
+    }
 }
 
 /// Finds the first `"`, `\` or control byte of `src` (or `src.len()`), and
@@ -889,6 +1147,9 @@ pub(crate) type UnescapeFn =
 pub(crate) struct Kernels {
     /// Default-policy escape, bytes >= 0x80 verbatim.
     pub(crate) escape: unsafe fn(&mut Vec<u8>, &[u8]),
+    /// [`Kernels::escape`] with the surrounding quotes.
+    #[allow(dead_code)] // called by name when the build guarantees a level
+    pub(crate) quote: unsafe fn(&mut Vec<u8>, &[u8]),
     /// Default-policy escape validating UTF-8 (`bool` = replace).
     pub(crate) escape_utf8: EscapeUtf8Fn,
     /// See [`unescape_core`].
@@ -908,8 +1169,11 @@ pub(crate) type BytesFn = unsafe fn(*const u8, usize, *mut u8) -> Result<usize, 
 /// Instantiates a [`Kernels`] table for a block type inside functions
 /// compiled with the given target features.
 macro_rules! kernels {
-    ($name:ident, $block:ty, $($feature:literal),*) => {
-        pub(crate) static $name: $crate::simd::json::Kernels = {
+    ($name:ident, $module:ident, $block:ty, $($feature:literal),*) => {
+        /// The kernel functions of this level, nameable so that a build
+        /// guaranteeing the level can call them directly.
+        #[allow(dead_code)]
+        pub(crate) mod $module {
             #[allow(unused_imports)]
             use $crate::simd::json::{escape_core, scan_core, unescape_core, UnescapeMode};
             use $crate::json::Error;
@@ -917,21 +1181,28 @@ macro_rules! kernels {
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
+            pub(crate) unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
-                let _ = unsafe { escape_core::<$block, false>(dst, src, false) };
+                let _ = unsafe { escape_core::<$block, false, false>(dst, src, false) };
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
+            pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: caller guarantees CPU support; cannot fail.
+                let _ = unsafe { escape_core::<$block, false, true>(dst, src, false) };
+            }
+            /// # Safety
+            /// The CPU must support the kernel's target features.
+            $(#[target_feature(enable = $feature)])*
+            pub(crate) unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
                 // SAFETY: caller guarantees CPU support.
-                unsafe { escape_core::<$block, true>(dst, src, replace) }
+                unsafe { escape_core::<$block, true, false>(dst, src, replace) }
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape(
+            pub(crate) unsafe fn unescape(
                 dst: &mut Vec<u8>,
                 src: &[u8],
                 start: usize,
@@ -943,87 +1214,72 @@ macro_rules! kernels {
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn scan(src: &[u8]) -> (usize, bool) {
+            pub(crate) unsafe fn scan(src: &[u8]) -> (usize, bool) {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { scan_core::<$block>(src) }
             }
             /// # Safety
             /// As `bytes::unescape` (copy form), and CPU support.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+            pub(crate) unsafe fn unescape_bytes(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
                 // SAFETY: per the caller.
                 unsafe { $crate::simd::json::bytes::unescape::<$block, false>(src, n, out) }
             }
             /// # Safety
             /// As `bytes::unescape` (in place), and CPU support.
             $(#[target_feature(enable = $feature)])*
-            unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
+            pub(crate) unsafe fn unescape_bytes_in_place(src: *const u8, n: usize, out: *mut u8) -> Result<usize, usize> {
                 // SAFETY: per the caller.
                 unsafe { $crate::simd::json::bytes::unescape::<$block, true>(src, n, out) }
             }
-            $crate::simd::json::Kernels {
-                escape,
-                escape_utf8,
-                unescape,
-                scan,
-                unescape_bytes,
-                unescape_bytes_in_place,
-            }
+        }
+        pub(crate) static $name: $crate::simd::json::Kernels = $crate::simd::json::Kernels {
+            escape: $module::escape,
+            quote: $module::quote,
+            escape_utf8: $module::escape_utf8,
+            unescape: $module::unescape,
+            scan: $module::scan,
+            unescape_bytes: $module::unescape_bytes,
+            unescape_bytes_in_place: $module::unescape_bytes_in_place,
         };
     };
 }
 pub(crate) use kernels;
 
+impl KernelTable for Kernels {
+    #[inline(always)]
+    fn table(kernel: Kernel) -> Option<&'static Kernels> {
+        match kernel {
+            Kernel::Scalar => Some(&scalar::SCALAR),
+            Kernel::Swar => Some(&swar::SWAR),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Sse2 => Some(&x86::SSE2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx2 => Some(&x86::AVX2),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => Some(&x86::AVX512),
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Kernel::Neon => Some(&neon::NEON),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    fn fallback() -> &'static Kernels {
+        &swar::SWAR
+    }
+}
+
 /// The kernel table for `kernel`, or `None` if this build/CPU cannot run it.
 pub(crate) fn kernels_for(kernel: Kernel) -> Option<&'static Kernels> {
-    if !kernel.is_available() {
-        return None;
-    }
-    match kernel {
-        Kernel::Scalar => Some(&scalar::SCALAR),
-        Kernel::Swar => Some(&swar::SWAR),
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Sse2 => Some(&x86::SSE2),
-        // The AVX kernels are also compiled with POPCNT, which every CPU
-        // with AVX2 has in practice; without it they would not be safe to
-        // run, so such a (hypothetical) CPU gets the SSE2 kernel instead.
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 | Kernel::Avx512 if !std::is_x86_feature_detected!("popcnt") => {
-            Some(&x86::SSE2)
-        }
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx2 => Some(&x86::AVX2),
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        Kernel::Avx512 => Some(&x86::AVX512),
-        #[cfg(all(target_arch = "aarch64", not(miri)))]
-        Kernel::Neon => Some(&neon::NEON),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
+    dispatch::for_kernel(kernel)
 }
 
-/// The best kernel table for this CPU, detected once and then cached.
+/// The best kernel table for this build and CPU (see `simd::dispatch`).
 #[inline(always)]
 pub(crate) fn best() -> &'static Kernels {
-    use std::sync::atomic::{AtomicPtr, Ordering};
-    static CHOSEN: AtomicPtr<Kernels> = AtomicPtr::new(ptr::null_mut());
-    let p = CHOSEN.load(Ordering::Relaxed);
-    if !p.is_null() {
-        // SAFETY: only ever set to a pointer to one of the static tables.
-        return unsafe { &*p };
-    }
-    detect(&CHOSEN)
-}
-
-#[cold]
-#[inline(never)]
-fn detect(slot: &std::sync::atomic::AtomicPtr<Kernels>) -> &'static Kernels {
-    let table = kernels_for(Kernel::best()).unwrap_or(&swar::SWAR);
-    slot.store(
-        table as *const Kernels as *mut Kernels,
-        std::sync::atomic::Ordering::Relaxed,
-    );
-    table
+    static CHOSEN: Dispatch<Kernels> = Dispatch::new();
+    CHOSEN.get()
 }
 
 /// The baseline 16-byte block of this architecture (no detection needed).
@@ -1078,48 +1334,75 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
     unsafe { (best().unescape_bytes_in_place)(p, buf.len(), p) }
 }
 
-/// Quotes/escapes a clean input of 17..=64 bytes with baseline 16-byte
-/// blocks (SSE2 on x86_64, NEON on aarch64) and no dispatch: blocks at
-/// 0, 16, 32 and the last 16 bytes (overlapping) are loaded and stored into
-/// spare capacity as they are checked; the length is only committed if no
-/// byte needed escaping. Returns `false` (nothing committed) otherwise.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-#[inline]
-pub(crate) fn medium_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
-    const W: usize = 16;
-    let n = b.len();
-    if !(W < n && n <= 4 * W) {
-        return false;
+/// Inputs up to this long run the baseline 16-byte kernel inline in a
+/// portable build (no dispatch); longer ones the best kernel.
+const INLINE_MEDIUM: usize = 64;
+
+/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes. Inputs
+/// of up to 64 bytes run the baseline 16-byte kernel (SSE2/NEON) inline:
+/// its branch-free four-block medium path beats an indirect call in a
+/// portable build and AVX2's partial loads below 32 bytes in an AVX2 build.
+/// Everything else (and everything in an AVX-512 build, whose masked loads
+/// cover up to 64 bytes in one block) runs the best kernel: called directly
+/// when the build guarantees its level, through the cached table otherwise.
+#[inline(always)]
+pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
+        let (n, q) = (b.len(), QUOTES as usize);
+        // Room for the blocks (at least 16 bytes even below 16) + quotes.
+        dst.reserve(n.max(16) + 2 * q);
+        // SAFETY: the reserve covers every store; the baseline block needs
+        // no CPU detection; only written bytes are committed.
+        unsafe {
+            let o = dst.as_mut_ptr().add(dst.len());
+            if QUOTES {
+                *o = b'"';
+            }
+            match medium_first::<Base16, false>(b.as_ptr(), n, o.add(q)) {
+                None => {
+                    if QUOTES {
+                        *o.add(q + n) = b'"';
+                    }
+                    dst.set_len(dst.len() + n + 2 * q);
+                }
+                Some(i) => {
+                    dst.set_len(dst.len() + q + i);
+                    escape_rest::<QUOTES>(dst, b, i);
+                }
+            }
+        }
+        return;
     }
-    let q = QUOTES as usize;
-    dst.reserve(n + 2 * q);
-    let sp = b.as_ptr();
-    // SAFETY: n + 2q bytes of spare capacity were reserved; every load is
-    // within b (offsets + 16 <= n) and every store within the reserved
-    // n + 2q bytes; the baseline block needs no CPU detection.
+    // SAFETY: the build guarantees the named level, or best() only returns
+    // kernels this CPU supports.
     unsafe {
-        let o = dst.as_mut_ptr().add(dst.len());
-        let mut m = 0;
-        let mut off = 0;
-        while off + W < n {
-            let v = Base16::load(sp.add(off));
-            v.store(o.add(q + off));
-            m |= v.special_mask();
-            off += W;
-        }
-        let v = Base16::load(sp.add(n - W));
-        v.store(o.add(q + n - W));
-        m |= v.special_mask();
-        if m != 0 {
-            return false;
-        }
         if QUOTES {
-            *o = b'"';
-            *o.add(q + n) = b'"';
+            dispatch::by_build_kernel!(
+                avx512 => x86::avx512::quote(dst, b),
+                avx2 => x86::avx2::quote(dst, b),
+                neon => neon::neon::quote(dst, b),
+                runtime => (best().quote)(dst, b),
+            )
+        } else {
+            dispatch::by_build_kernel!(
+                avx512 => x86::avx512::escape(dst, b),
+                avx2 => x86::avx2::escape(dst, b),
+                neon => neon::neon::escape(dst, b),
+                runtime => (best().escape)(dst, b),
+            )
         }
-        dst.set_len(dst.len() + n + 2 * q);
     }
-    true
+}
+
+/// The rest of an inline medium escape from its first escape at `start`
+/// (out of line: the clean path above keeps few registers).
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(never)]
+fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
+    // SAFETY: dst ends with a verbatim copy of b[..start] (and the opening
+    // quote); the baseline block needs no CPU detection; cannot fail.
+    let _ = unsafe { escape_from::<Base16, false, QUOTES>(dst, b, start, false) };
 }
 
 /// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
@@ -1175,13 +1458,6 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
 #[inline(always)]
 pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
-    false
-}
-
-/// Portable fallback: no medium fast path.
-#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
-#[inline]
-pub(crate) fn medium_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
     false
 }
 

@@ -6,7 +6,7 @@
 
 use std::arch::aarch64::*;
 
-use super::{kernels, Block};
+use super::{kernels, Block, SPLICE_MASK};
 
 /// 16 bytes in a NEON register.
 #[derive(Clone, Copy)]
@@ -70,6 +70,16 @@ impl Block for Neon {
         // SAFETY: NEON is baseline on aarch64.
         unsafe { to_mask(vcgeq_u8(self.0, vdupq_n_u8(0x80))) }
     }
+
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        // SAFETY: from < 16, so the mask load stays inside SPLICE_MASK;
+        // NEON is baseline on aarch64.
+        unsafe {
+            let m = vld1q_u8(SPLICE_MASK.as_ptr().add(64 - from));
+            Neon(vbslq_u8(m, v.0, keep.0))
+        }
+    }
 }
 
-kernels!(NEON, super::neon::Neon, "neon");
+kernels!(NEON, neon, crate::simd::json::neon::Neon, "neon");

@@ -9,6 +9,7 @@ use crate::json::{Error, ErrorKind};
 
 pub(crate) static SCALAR: Kernels = Kernels {
     escape: escape_reference,
+    quote: quote_reference,
     escape_utf8: escape_utf8_reference,
     unescape: unescape_reference,
     scan: scan_reference,
@@ -38,6 +39,12 @@ pub(crate) fn escape_reference(dst: &mut Vec<u8>, src: &[u8]) {
             _ => dst.push(b),
         }
     }
+}
+
+fn quote_reference(dst: &mut Vec<u8>, src: &[u8]) {
+    dst.push(b'"');
+    escape_reference(dst, src);
+    dst.push(b'"');
 }
 
 fn escape_utf8_reference(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {

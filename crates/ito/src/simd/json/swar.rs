@@ -79,4 +79,4 @@ impl Block for Swar {
     }
 }
 
-kernels!(SWAR, super::swar::Swar,);
+kernels!(SWAR, swar, crate::simd::json::swar::Swar,);

@@ -13,7 +13,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{kernels, Block};
+use super::{kernels, Block, SPLICE_MASK};
 
 /// 16 bytes in an SSE2 register.
 #[derive(Clone, Copy)]
@@ -63,6 +63,19 @@ impl Block for Sse2 {
     unsafe fn high_mask(self) -> u64 {
         // SAFETY: SSE2 is baseline on x86_64.
         unsafe { _mm_movemask_epi8(self.0) as u32 as u64 }
+    }
+
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        // SAFETY: from < 16, so the mask load stays inside SPLICE_MASK;
+        // SSE2 is baseline.
+        unsafe {
+            let m = _mm_loadu_si128(SPLICE_MASK.as_ptr().add(64 - from) as *const __m128i);
+            Sse2(_mm_or_si128(
+                _mm_and_si128(m, v.0),
+                _mm_andnot_si128(m, keep.0),
+            ))
+        }
     }
 }
 
@@ -115,6 +128,16 @@ impl Block for Avx2 {
         // SAFETY: caller guarantees AVX2.
         unsafe { _mm256_movemask_epi8(self.0) as u32 as u64 }
     }
+
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        // SAFETY: from < 32, so the mask load stays inside SPLICE_MASK;
+        // the caller guarantees AVX2.
+        unsafe {
+            let m = _mm256_loadu_si256(SPLICE_MASK.as_ptr().add(64 - from) as *const __m256i);
+            Avx2(_mm256_blendv_epi8(keep.0, v.0, m))
+        }
+    }
 }
 
 /// 64 bytes in an AVX-512 register.
@@ -164,8 +187,21 @@ impl Block for Avx512 {
         // SAFETY: caller guarantees AVX-512BW.
         unsafe { _mm512_movepi8_mask(self.0) }
     }
+
+    #[inline(always)]
+    unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
+        // SAFETY: the caller guarantees AVX-512BW; from < 64.
+        unsafe { Avx512(_mm512_mask_blend_epi8(!0u64 << from, keep.0, v.0)) }
+    }
 }
 
-kernels!(SSE2, super::x86::Sse2, "sse2");
-kernels!(AVX2, super::x86::Avx2, "avx2", "popcnt");
-kernels!(AVX512, super::x86::Avx512, "avx512f", "avx512bw", "popcnt");
+kernels!(SSE2, sse2, crate::simd::json::x86::Sse2, "sse2");
+kernels!(AVX2, avx2, crate::simd::json::x86::Avx2, "avx2", "popcnt");
+kernels!(
+    AVX512,
+    avx512,
+    crate::simd::json::x86::Avx512,
+    "avx512f",
+    "avx512bw",
+    "popcnt"
+);

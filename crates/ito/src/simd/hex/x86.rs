@@ -1,0 +1,461 @@
+//! The x86_64 vectors (SSE2, AVX2, AVX-512F+BW) and their entry points.
+//!
+//! Each entry point is `#[target_feature]` and instantiates the generic
+//! [`encode_with`](super::encode_with) / [`decode_with`](super::decode_with)
+//! with its vector type; everything below it is `#[inline(always)]`.
+
+use super::{decode_swar, encode_swar, HexVector};
+use core::arch::x86_64::*;
+
+// ------------------------------------------------------------ SSE2
+
+/// 16 bytes in an SSE2 register (SSE2 is part of the x86_64 baseline).
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2(__m128i);
+
+impl HexVector for Sse2 {
+    const W: usize = 16;
+    const STRIDE: u32 = 1;
+    const MASKED_TAIL: bool = false;
+    const ALIGN_STORES: bool = false;
+    const HALF_STEP: bool = false;
+    type Mask = __m128i;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 16 readable bytes per the caller.
+        Sse2(unsafe { _mm_loadu_si128(p as *const __m128i) })
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: SSE2 is baseline.
+        Sse2(unsafe { _mm_set1_epi8(b as i8) })
+    }
+    /// No table: [`HexVector::nibble_digits`] adds `'0'`, plus this
+    /// step (7 upper, 39 lower) above 9. SSE2 has no byte shuffle
+    /// (`pshufb` is SSSE3), and the arithmetic is as fast at this width.
+    #[inline(always)]
+    unsafe fn digit_table(upper: bool) -> Self {
+        // SAFETY: SSE2 is baseline.
+        Sse2(unsafe { _mm_set1_epi8(if upper { 7 } else { 39 }) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 16 writable bytes per the caller.
+        unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
+    }
+    lanewise_ops! {
+        add => _mm_add_epi8,
+        sub => _mm_sub_epi8,
+        or => _mm_or_si128,
+        min => _mm_min_epu8,
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> __m128i {
+        // SAFETY: SSE2 is baseline.
+        unsafe { _mm_cmpeq_epi8(_mm_min_epu8(self.0, o.0), self.0) }
+    }
+    #[inline(always)]
+    fn mask_or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 is baseline.
+        unsafe { _mm_or_si128(a, b) }
+    }
+    #[inline(always)]
+    fn unset_bits(m: __m128i) -> u64 {
+        // SAFETY: SSE2 is baseline.
+        !(unsafe { _mm_movemask_epi8(m) } as u64) & 0xffff
+    }
+    #[inline(always)]
+    fn spread_nibbles(self) -> (Self, Self) {
+        // SAFETY: SSE2 is baseline.
+        unsafe {
+            let m = _mm_set1_epi8(0x0f);
+            let hi = _mm_and_si128(_mm_srli_epi16(self.0, 4), m);
+            let lo = _mm_and_si128(self.0, m);
+            (
+                Sse2(_mm_unpacklo_epi8(hi, lo)),
+                Sse2(_mm_unpackhi_epi8(hi, lo)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn nibble_digits(self, step: Self) -> Self {
+        // SAFETY: SSE2 is baseline.
+        unsafe {
+            let gt9 = _mm_cmpgt_epi8(self.0, _mm_set1_epi8(9));
+            let ascii = _mm_add_epi8(self.0, _mm_set1_epi8(b'0' as i8));
+            Sse2(_mm_add_epi8(ascii, _mm_and_si128(gt9, step.0)))
+        }
+    }
+    #[inline(always)]
+    fn pack_pairs(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 is baseline.
+        unsafe {
+            // Per 16-bit lane: (hi << 4 | lo) in the low byte, then narrow.
+            let pairs = |v: __m128i| {
+                let w = _mm_or_si128(_mm_slli_epi16(v, 4), _mm_srli_epi16(v, 8));
+                _mm_and_si128(w, _mm_set1_epi16(0xff))
+            };
+            Sse2(_mm_packus_epi16(pairs(a.0), pairs(b.0)))
+        }
+    }
+}
+
+/// SSE2 encoder (16 bytes per step, overlapping last step).
+///
+/// # Safety
+/// `dst` must be valid for `2 * src.len()` byte writes.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn encode_sse2(src: &[u8], dst: *mut u8, upper: bool) {
+    // SAFETY: SSE2 is enabled here; the rest per the caller.
+    unsafe { super::encode_with::<Sse2>(src, dst, upper, encode_swar) }
+}
+
+/// SSE2 decoder (32 digits per step, overlapping last step).
+///
+/// # Safety
+/// `src.len()` even; `dst` valid for `src.len() / 2` writes.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn decode_sse2(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
+    // SAFETY: SSE2 is enabled here; the rest per the caller.
+    unsafe { super::decode_with::<Sse2>(src, dst, lower_only, decode_swar) }
+}
+
+// ------------------------------------------------------------ AVX2
+
+/// 32 bytes in an AVX2 register; exists only on CPUs with AVX2.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(__m256i);
+
+impl HexVector for Avx2 {
+    const W: usize = 32;
+    const STRIDE: u32 = 1;
+    const MASKED_TAIL: bool = false;
+    const ALIGN_STORES: bool = false;
+    const HALF_STEP: bool = true;
+    /// Masks are vectors too (0x00/0xff lanes), wrapped so that their
+    /// existence still proves AVX2.
+    type Mask = Avx2;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: AVX2 and 32 readable bytes per the caller.
+        Avx2(unsafe { _mm256_loadu_si256(p as *const __m256i) })
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX2 per the caller.
+        Avx2(unsafe { _mm256_set1_epi8(b as i8) })
+    }
+    #[inline(always)]
+    unsafe fn digit_table(upper: bool) -> Self {
+        // SAFETY: AVX2 per the caller; the table is 16 readable bytes.
+        Avx2(unsafe {
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                super::digits(upper).as_ptr() as *const __m128i
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 32 writable bytes per the caller; AVX2 since self
+        // exists.
+        unsafe { _mm256_storeu_si256(p as *mut __m256i, self.0) }
+    }
+    lanewise_ops! {
+        add => _mm256_add_epi8,
+        sub => _mm256_sub_epi8,
+        or => _mm256_or_si256,
+        min => _mm256_min_epu8,
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> Self {
+        // SAFETY: AVX2, since self exists.
+        Avx2(unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) })
+    }
+    #[inline(always)]
+    fn mask_or(a: Self, b: Self) -> Self {
+        a.or(b)
+    }
+    #[inline(always)]
+    fn unset_bits(m: Self) -> u64 {
+        // SAFETY: AVX2, since m exists.
+        !(unsafe { _mm256_movemask_epi8(m.0) } as u32) as u64
+    }
+    /// One `vpmovzxbw` spreads the 16 bytes to 16-bit lanes (high nibble
+    /// to the low byte), one `vpshufb` makes the 32 digits in order.
+    #[inline(always)]
+    unsafe fn encode_half(s: *const u8, d: *mut u8, table: Self) {
+        // SAFETY: 16 readable bytes at s and 32 writable at d per the
+        // caller; AVX2 since table exists.
+        unsafe {
+            let x = _mm256_cvtepu8_epi16(_mm_loadu_si128(s as *const __m128i));
+            let lo = _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x0f)), 8);
+            let t = _mm256_or_si256(_mm256_srli_epi16(x, 4), lo);
+            _mm256_storeu_si256(d as *mut __m256i, _mm256_shuffle_epi8(table.0, t));
+        }
+    }
+    #[inline(always)]
+    fn spread_nibbles(self) -> (Self, Self) {
+        // SAFETY: AVX2, since self exists.
+        unsafe {
+            let m = _mm256_set1_epi8(0x0f);
+            let hi = _mm256_and_si256(_mm256_srli_epi16(self.0, 4), m);
+            let lo = _mm256_and_si256(self.0, m);
+            // Per 128-bit lane: bytes 0..8 and 8..16 with their nibbles
+            // interleaved; the lane permutes restore input order.
+            let a = _mm256_unpacklo_epi8(hi, lo);
+            let b = _mm256_unpackhi_epi8(hi, lo);
+            (
+                Avx2(_mm256_permute2x128_si256::<0x20>(a, b)),
+                Avx2(_mm256_permute2x128_si256::<0x31>(a, b)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn nibble_digits(self, table: Self) -> Self {
+        // SAFETY: AVX2, since self exists.
+        Avx2(unsafe { _mm256_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    fn pack_pairs(a: Self, b: Self) -> Self {
+        // SAFETY: AVX2, since a exists.
+        unsafe {
+            let w = _mm256_set1_epi16(0x0110); // bytes 16, 1: hi * 16 + lo
+            let p = _mm256_packus_epi16(_mm256_maddubs_epi16(a.0, w), _mm256_maddubs_epi16(b.0, w));
+            // packus works per 128-bit lane; put the quarters in order.
+            Avx2(_mm256_permute4x64_epi64::<0b11_01_10_00>(p))
+        }
+    }
+}
+
+/// AVX2 encoder (32 bytes per step, overlapping last step; shorter
+/// inputs go to SSE2).
+///
+/// # Safety
+/// CPU has AVX2; `dst` valid for `2 * src.len()` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn encode_avx2(src: &[u8], dst: *mut u8, upper: bool) {
+    // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+    // the caller.
+    unsafe { super::encode_with::<Avx2>(src, dst, upper, encode_sse2) }
+}
+
+/// AVX2 decoder (64 digits per step, overlapping last step; shorter
+/// inputs go to SSE2).
+///
+/// # Safety
+/// CPU has AVX2; `src.len()` even; `dst` valid for `src.len() / 2` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn decode_avx2(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), usize> {
+    // SAFETY: AVX2 per the caller (and it implies SSE2); the rest per
+    // the caller.
+    unsafe { super::decode_with::<Avx2>(src, dst, lower_only, decode_sse2) }
+}
+
+/// Exactly 64 digits (a 32-byte id) in one AVX2 step, for the
+/// detection-free short path of [`super::decode`].
+///
+/// # Safety
+/// CPU has AVX2; `src.len() == 64`; `dst` valid for 32 writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn decode64_avx2(
+    src: &[u8],
+    dst: *mut u8,
+    lower_only: bool,
+) -> Result<(), usize> {
+    debug_assert_eq!(src.len(), 64);
+    // SAFETY: 64 readable digits, 32 writable bytes, AVX2 per the caller.
+    unsafe { super::generic::decode_block::<Avx2>(src.as_ptr(), dst, lower_only) }
+}
+
+// ------------------------------------------------------------ AVX-512
+
+/// 64 bytes in an AVX-512 register; exists only on CPUs with AVX-512F
+/// and AVX-512BW.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx512(__m512i);
+
+/// Lanes `0..n`, for `1 <= n <= 64` (one shift, no branch).
+#[inline(always)]
+fn low_lanes(n: usize) -> u64 {
+    debug_assert!((1..=64).contains(&n));
+    u64::MAX >> (64 - n)
+}
+
+impl HexVector for Avx512 {
+    const W: usize = 64;
+    const STRIDE: u32 = 1;
+    const MASKED_TAIL: bool = true;
+    const ALIGN_STORES: bool = true;
+    const HALF_STEP: bool = false;
+    type Mask = u64;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: AVX-512F and 64 readable bytes per the caller.
+        Avx512(unsafe { _mm512_loadu_si512(p as *const __m512i) })
+    }
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Self {
+        // SAFETY: AVX-512F per the caller.
+        Avx512(unsafe { _mm512_set1_epi8(b as i8) })
+    }
+    #[inline(always)]
+    unsafe fn digit_table(upper: bool) -> Self {
+        // SAFETY: AVX-512F per the caller; the table is 16 readable bytes.
+        Avx512(unsafe {
+            _mm512_broadcast_i32x4(_mm_loadu_si128(
+                super::digits(upper).as_ptr() as *const __m128i
+            ))
+        })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 64 writable bytes per the caller; AVX-512F since self
+        // exists.
+        unsafe { _mm512_storeu_si512(p as *mut __m512i, self.0) }
+    }
+    /// A masked load: masked-off lanes are never accessed.
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
+        // SAFETY: AVX-512F+BW and n readable bytes per the caller; the
+        // load touches only lanes 0..n.
+        Avx512(unsafe {
+            _mm512_mask_loadu_epi8(_mm512_set1_epi8(fill as i8), low_lanes(n), p as *const i8)
+        })
+    }
+    /// A masked store: masked-off lanes are never accessed.
+    #[inline(always)]
+    unsafe fn store_partial(self, p: *mut u8, n: usize) {
+        // SAFETY: n writable bytes per the caller; the store touches only
+        // lanes 0..n; AVX-512BW since self exists.
+        unsafe { _mm512_mask_storeu_epi8(p as *mut i8, low_lanes(n), self.0) }
+    }
+    lanewise_ops! {
+        add => _mm512_add_epi8,
+        sub => _mm512_sub_epi8,
+        or => _mm512_or_si512,
+        min => _mm512_min_epu8,
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> u64 {
+        // SAFETY: AVX-512BW, since self exists.
+        unsafe { _mm512_cmple_epu8_mask(self.0, o.0) }
+    }
+    #[inline(always)]
+    fn mask_or(a: u64, b: u64) -> u64 {
+        a | b
+    }
+    #[inline(always)]
+    fn unset_bits(m: u64) -> u64 {
+        !m
+    }
+    /// Each 32-byte half zero-extended to 16-bit lanes, high nibble in
+    /// the low byte: the nibbles come out already in order.
+    #[inline(always)]
+    fn spread_nibbles(self) -> (Self, Self) {
+        // SAFETY: AVX-512F+BW, since self exists.
+        unsafe {
+            let spread = |h: __m256i| {
+                let x = _mm512_cvtepu8_epi16(h);
+                let lo = _mm512_slli_epi16(_mm512_and_si512(x, _mm512_set1_epi16(0x0f)), 8);
+                Avx512(_mm512_or_si512(_mm512_srli_epi16(x, 4), lo))
+            };
+            (
+                spread(_mm512_castsi512_si256(self.0)),
+                spread(_mm512_extracti64x4_epi64::<1>(self.0)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn nibble_digits(self, table: Self) -> Self {
+        // SAFETY: AVX-512BW, since self exists.
+        Avx512(unsafe { _mm512_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    fn pack_pairs(a: Self, b: Self) -> Self {
+        // SAFETY: AVX-512F+BW, since a exists.
+        unsafe {
+            let w = _mm512_set1_epi16(0x0110);
+            // packus interleaves the 128-bit lanes of a and b; the
+            // permute puts the eight 64-bit halves back in input order.
+            let p = _mm512_packus_epi16(_mm512_maddubs_epi16(a.0, w), _mm512_maddubs_epi16(b.0, w));
+            Avx512(_mm512_permutexvar_epi64(
+                _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7),
+                p,
+            ))
+        }
+    }
+}
+
+/// AVX-512 encoder (64 bytes per step, aligned stores for large
+/// outputs, masked tail; inputs under 64 bytes go to AVX2, whose two
+/// steps beat the masked one there).
+///
+/// # Safety
+/// CPU has AVX-512F and BW; `dst` valid for `2 * src.len()` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn encode_avx512(src: &[u8], dst: *mut u8, upper: bool) {
+    // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+    // rest per the caller.
+    unsafe { super::encode_with::<Avx512>(src, dst, upper, encode_avx2) }
+}
+
+/// AVX-512 decoder (128 digits per step, masked tail; inputs under 128
+/// digits go to AVX2, whose single step is cheaper there).
+///
+/// # Safety
+/// CPU has AVX-512F and BW; `src.len()` even; `dst` valid for
+/// `src.len() / 2` writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn decode_avx512(
+    src: &[u8],
+    dst: *mut u8,
+    lower_only: bool,
+) -> Result<(), usize> {
+    // SAFETY: AVX-512F+BW per the caller (AVX-512F implies AVX2); the
+    // rest per the caller.
+    unsafe { super::decode_with::<Avx512>(src, dst, lower_only, decode_avx2) }
+}
+
+/// Exactly 64 digits (a 32-byte id) in one AVX-512 step: one load,
+/// mask compares, `vpmaddubsw` pairs and a `vpmovwb` narrowing store.
+/// The only kernel that decodes a single vector of digits, so it is not
+/// a [`HexVector`] method.
+///
+/// # Safety
+/// CPU has AVX-512F and BW; `src.len() == 64`; `dst` valid for 32 writes.
+// Inlinable where the caller has the same features (a native build).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn decode64_avx512(
+    src: &[u8],
+    dst: *mut u8,
+    lower_only: bool,
+) -> Result<(), usize> {
+    debug_assert_eq!(src.len(), 64);
+    // SAFETY: 64 readable digits, 32 writable bytes, AVX-512F+BW per the
+    // caller.
+    unsafe {
+        let (v, bad) = super::generic::digit_values(Avx512::load(src.as_ptr()), lower_only);
+        if bad != 0 {
+            return Err(super::generic::first_lane::<Avx512>(bad));
+        }
+        let pairs = _mm512_maddubs_epi16(v.0, _mm512_set1_epi16(0x0110));
+        _mm256_storeu_si256(dst as *mut __m256i, _mm512_cvtepi16_epi8(pairs));
+    }
+    Ok(())
+}
