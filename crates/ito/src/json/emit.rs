@@ -169,8 +169,18 @@ impl Digits {
     pub(crate) fn format<I: itoa::Integer>(&mut self, v: I) -> (usize, usize) {
         let base = (self as *const Self).cast::<u8>();
         let text = self.itoa.format(v);
-        // The text lies inside `self.itoa` (offset 0 of this repr(C) struct).
-        (text.as_ptr() as usize - base as usize, text.len())
+        // The text lies inside `self.itoa` (offset 0 of this repr(C)
+        // struct). `copy_to` reads COPY bytes from `at` on the strength of
+        // that, so it is checked rather than assumed of itoa's internals:
+        // one predictable compare, and a panic instead of an out-of-bounds
+        // read should a future itoa return text from elsewhere.
+        let at = (text.as_ptr() as usize).wrapping_sub(base as usize);
+        assert!(
+            at <= std::mem::size_of::<itoa::Buffer>()
+                && text.len() <= std::mem::size_of::<itoa::Buffer>() - at,
+            "itoa text outside its buffer"
+        );
+        (at, text.len())
     }
 
     /// Copies the `n` digits at offset `at` to `dst`, as COPY bytes when
@@ -183,7 +193,7 @@ impl Digits {
     #[inline(always)]
     pub(crate) unsafe fn copy_to(&self, at: usize, n: usize, dst: *mut u8) {
         let base = (self as *const Self).cast::<u8>();
-        // SAFETY: the digits end at or before the end of `itoa`, so
+        // SAFETY: the digits lie within `itoa` (asserted in `format`), so
         // at + COPY lies within `self` (padding follows); `dst` is
         // writable for COPY (or n) bytes by the caller's guarantee.
         unsafe {
