@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::simd::fault::{Fault, FaultKind};
+
 /// What went wrong; see [`Error`] for where.
 ///
 /// ```
@@ -147,3 +149,20 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<Fault> for Error {
+    #[inline]
+    fn from(f: Fault) -> Error {
+        let kind = match f.kind {
+            FaultKind::InvalidUtf8 => ErrorKind::InvalidUtf8,
+            FaultKind::ControlCharacter(b) => ErrorKind::ControlCharacter(b),
+            FaultKind::UnescapedQuote => ErrorKind::UnescapedQuote,
+            FaultKind::InvalidEscape(c) => ErrorKind::InvalidEscape(c),
+            FaultKind::InvalidUnicodeEscape => ErrorKind::InvalidUnicodeEscape,
+            FaultKind::LoneSurrogate(u) => ErrorKind::LoneSurrogate(u),
+            FaultKind::UnexpectedEnd => ErrorKind::UnexpectedEnd,
+            FaultKind::Unterminated => ErrorKind::Unterminated,
+        };
+        Error::new(f.offset, kind)
+    }
+}

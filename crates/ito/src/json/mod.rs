@@ -131,6 +131,7 @@ pub use ser::{
 };
 pub use writer::{Array, Key, Object, Scalar, Writer};
 
+use crate::simd::fault::Fault;
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};
 use crate::Kernel;
 
@@ -358,7 +359,7 @@ fn quote_bytes_impl(
     let result = if options.default_escaping() {
         // SAFETY: `k` comes from `best()` or `kernels_for`, which only return
         // kernels the CPU supports.
-        unsafe { (k.escape_utf8)(dst, s, options.replace_invalid) }
+        unsafe { (k.escape_utf8)(dst, s, options.replace_invalid) }.map_err(Error::from)
     } else {
         policy::escape_policy(dst, s, options)
     };
@@ -433,9 +434,9 @@ fn unescape_impl(
     // kernels the CPU supports.
     match unsafe { (k.unescape)(dst, src, 0, mode) } {
         Ok(_) => Ok(()),
-        Err(e) => {
+        Err(f) => {
             dst.truncate(start);
-            Err(e)
+            Err(f.into())
         }
     }
 }
@@ -484,7 +485,8 @@ fn unquote_impl<'a>(
     let Some((&b'"', body)) = src.split_first() else {
         return Err(Error::new(0, ErrorKind::MissingQuote));
     };
-    let shift = |e: Error| Error::new(e.offset() + 1, e.kind());
+    // Kernel offsets count from the body; ours from the opening quote.
+    let shift = |f: Fault| Error::from(Fault::new(f.offset + 1, f.kind));
     let (i, hi) = kernels::scan_start(k, body);
     match body.get(i) {
         None => {

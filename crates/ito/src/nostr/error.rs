@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::simd::fault::{Fault, FaultKind};
+
 /// Which event field an [`Error`] is about.
 ///
 /// ```
@@ -273,3 +275,20 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<Fault> for Error {
+    #[inline]
+    fn from(f: Fault) -> Error {
+        let kind = match f.kind {
+            FaultKind::InvalidUtf8 => ErrorKind::InvalidUtf8,
+            FaultKind::ControlCharacter(b) => ErrorKind::ControlCharacter(b),
+            FaultKind::UnescapedQuote => ErrorKind::UnescapedQuote,
+            FaultKind::InvalidEscape(c) => ErrorKind::InvalidEscape(c),
+            FaultKind::InvalidUnicodeEscape => ErrorKind::InvalidUnicodeEscape,
+            FaultKind::LoneSurrogate(u) => ErrorKind::LoneSurrogate(u),
+            // NIP-01 text has one "ended too early" kind.
+            FaultKind::UnexpectedEnd | FaultKind::Unterminated => ErrorKind::UnexpectedEnd,
+        };
+        Error::new(f.offset, kind)
+    }
+}

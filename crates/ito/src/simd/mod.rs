@@ -29,6 +29,7 @@ use std::fmt;
 
 pub(crate) mod dispatch;
 pub(crate) mod facts;
+pub(crate) mod fault;
 pub(crate) mod hex;
 pub(crate) mod json;
 pub(crate) mod utf8;

@@ -56,15 +56,15 @@
 //! (`dispatch::by_build_kernel!`), through the cached table otherwise.
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
-//! verbatim). The opt-in policies of [`crate::json::Options`] run through a
+//! verbatim). The opt-in policies of `json::Options` run through a
 //! separate table-driven path in `json/policy.rs`, so they cost the default
 //! path nothing.
 
 use std::marker::PhantomData;
 use std::ptr;
 
-use crate::json::{Error, ErrorKind};
 use crate::simd::dispatch::{self, Dispatch, KernelTable};
+use crate::simd::fault::{Fault, FaultKind};
 use crate::Kernel;
 
 pub(crate) mod bytes;
@@ -404,7 +404,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
     dst: &mut Vec<u8>,
     src: &[u8],
     replace: bool,
-) -> Result<(), Error> {
+) -> Result<(), Fault> {
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
@@ -445,7 +445,7 @@ unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     src: &[u8],
     start: usize,
     replace: bool,
-) -> Result<(), Error> {
+) -> Result<(), Fault> {
     let out = Out::new(dst, src.len() - start + V::W + 8 + QUOTES as usize);
     // SAFETY: per the contract.
     unsafe { escape_loop::<V, VALIDATE, QUOTES>(out, src, start, replace) }
@@ -462,7 +462,7 @@ unsafe fn escape_loop<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     src: &[u8],
     mut s: usize,
     replace: bool,
-) -> Result<(), Error> {
+) -> Result<(), Fault> {
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
@@ -622,7 +622,7 @@ unsafe fn escape_loop<V: Block, const VALIDATE: bool, const QUOTES: bool>(
                     Err(bad) => {
                         if !replace {
                             out.finish();
-                            return Err(Error::new(s, ErrorKind::InvalidUtf8));
+                            return Err(Fault::new(s, FaultKind::InvalidUtf8));
                         }
                         // SAFETY: 8 bytes of room.
                         unsafe {
@@ -868,7 +868,7 @@ fn check_run(
     run_start: usize,
     s: usize,
     replace: bool,
-) -> Result<(*mut u8, *mut u8), Error> {
+) -> Result<(*mut u8, *mut u8), Fault> {
     let run = &src[run_start..s];
     let mut cursor = Out {
         vec: out.vec,
@@ -880,7 +880,7 @@ fn check_run(
         Ok(_) => Ok((cursor.pos, cursor.cap_end)),
         Err(valid_up_to) if !replace => {
             cursor.finish();
-            Err(Error::new(run_start + valid_up_to, ErrorKind::InvalidUtf8))
+            Err(Fault::new(run_start + valid_up_to, FaultKind::InvalidUtf8))
         }
         Err(_) => {
             let fixed = String::from_utf8_lossy(run);
@@ -931,9 +931,9 @@ pub(crate) fn decode_escape(
     src: &[u8],
     s: usize,
     mode: UnescapeMode,
-) -> Result<(Decoded, usize), Error> {
+) -> Result<(Decoded, usize), Fault> {
     let Some(&c) = src.get(s + 1) else {
-        return Err(Error::new(s, ErrorKind::UnexpectedEnd));
+        return Err(Fault::new(s, FaultKind::UnexpectedEnd));
     };
     let simple = match c {
         b'"' => b'"',
@@ -945,21 +945,21 @@ pub(crate) fn decode_escape(
         b'r' => b'\r',
         b't' => b'\t',
         b'u' => 0,
-        _ => return Err(Error::new(s, ErrorKind::InvalidEscape(c))),
+        _ => return Err(Fault::new(s, FaultKind::InvalidEscape(c))),
     };
     if c != b'u' {
         return Ok((Decoded::Char(simple as u32), 2));
     }
     let Some(cp) = hex4(src, s + 2) else {
-        return Err(Error::new(s, ErrorKind::InvalidUnicodeEscape));
+        return Err(Fault::new(s, FaultKind::InvalidUnicodeEscape));
     };
-    let lone = |cp: u32| -> Result<(Decoded, usize), Error> {
+    let lone = |cp: u32| -> Result<(Decoded, usize), Fault> {
         if mode.wtf8 {
             Ok((Decoded::Char(cp), 6))
         } else if mode.replace {
             Ok((Decoded::Replacement, 6))
         } else {
-            Err(Error::new(s, ErrorKind::LoneSurrogate(cp as u16)))
+            Err(Fault::new(s, FaultKind::LoneSurrogate(cp as u16)))
         }
     };
     match cp {
@@ -1014,7 +1014,7 @@ pub(crate) unsafe fn unescape_core<V: Block>(
     src: &[u8],
     start: usize,
     mode: UnescapeMode,
-) -> Result<usize, Error> {
+) -> Result<usize, Fault> {
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
@@ -1117,11 +1117,11 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         } else {
             out.finish();
             let kind = if b == b'"' {
-                ErrorKind::UnescapedQuote
+                FaultKind::UnescapedQuote
             } else {
-                ErrorKind::ControlCharacter(b)
+                FaultKind::ControlCharacter(b)
             };
-            return Err(Error::new(s, kind));
+            return Err(Fault::new(s, kind));
         }
         run_start = s;
         clean_from = s;
@@ -1131,17 +1131,17 @@ pub(crate) unsafe fn unescape_core<V: Block>(
     }
     out.finish();
     if mode.stop_at_quote {
-        Err(Error::new(n, ErrorKind::Unterminated))
+        Err(Fault::new(n, FaultKind::Unterminated))
     } else {
         Ok(n)
     }
 }
 
 /// Default-policy escape validating UTF-8 (`bool` = replace invalid).
-pub(crate) type EscapeUtf8Fn = unsafe fn(&mut Vec<u8>, &[u8], bool) -> Result<(), Error>;
+pub(crate) type EscapeUtf8Fn = unsafe fn(&mut Vec<u8>, &[u8], bool) -> Result<(), Fault>;
 /// See [`unescape_core`].
 pub(crate) type UnescapeFn =
-    unsafe fn(&mut Vec<u8>, &[u8], usize, UnescapeMode) -> Result<usize, Error>;
+    unsafe fn(&mut Vec<u8>, &[u8], usize, UnescapeMode) -> Result<usize, Fault>;
 
 /// The kernel functions for one instruction-set level.
 pub(crate) struct Kernels {
@@ -1176,7 +1176,7 @@ macro_rules! kernels {
         pub(crate) mod $module {
             #[allow(unused_imports)]
             use $crate::simd::json::{escape_core, scan_core, unescape_core, UnescapeMode};
-            use $crate::json::Error;
+            use $crate::simd::fault::Fault;
 
             /// # Safety
             /// The CPU must support the kernel's target features.
@@ -1195,7 +1195,7 @@ macro_rules! kernels {
             /// # Safety
             /// The CPU must support the kernel's target features.
             $(#[target_feature(enable = $feature)])*
-            pub(crate) unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
+            pub(crate) unsafe fn escape_utf8(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Fault> {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { escape_core::<$block, true, false>(dst, src, replace) }
             }
@@ -1207,7 +1207,7 @@ macro_rules! kernels {
                 src: &[u8],
                 start: usize,
                 mode: UnescapeMode,
-            ) -> Result<usize, Error> {
+            ) -> Result<usize, Fault> {
                 // SAFETY: caller guarantees CPU support.
                 unsafe { unescape_core::<$block>(dst, src, start, mode) }
             }

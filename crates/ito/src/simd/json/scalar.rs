@@ -5,7 +5,7 @@
 //! against it. Never chosen automatically.
 
 use super::{decode_escape, encode_utf8, Decoded, Kernels, UnescapeMode};
-use crate::json::{Error, ErrorKind};
+use crate::simd::fault::{Fault, FaultKind};
 
 pub(crate) static SCALAR: Kernels = Kernels {
     escape: escape_reference,
@@ -47,13 +47,13 @@ fn quote_reference(dst: &mut Vec<u8>, src: &[u8]) {
     dst.push(b'"');
 }
 
-fn escape_utf8_reference(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Error> {
+fn escape_utf8_reference(dst: &mut Vec<u8>, src: &[u8], replace: bool) -> Result<(), Fault> {
     match std::str::from_utf8(src) {
         Ok(s) => escape_reference(dst, s.as_bytes()),
         Err(e) if !replace => {
             // Match the kernels, which write the valid prefix before failing.
             escape_reference(dst, &src[..e.valid_up_to()]);
-            return Err(Error::new(e.valid_up_to(), ErrorKind::InvalidUtf8));
+            return Err(Fault::new(e.valid_up_to(), FaultKind::InvalidUtf8));
         }
         Err(_) => escape_reference(dst, String::from_utf8_lossy(src).as_bytes()),
     }
@@ -74,16 +74,16 @@ pub(crate) fn unescape_reference(
     src: &[u8],
     start: usize,
     mode: UnescapeMode,
-) -> Result<usize, Error> {
+) -> Result<usize, Fault> {
     // Verbatim runs are collected, then checked with std when they end.
-    let flush = |dst: &mut Vec<u8>, run: &[u8], at: usize| -> Result<(), Error> {
+    let flush = |dst: &mut Vec<u8>, run: &[u8], at: usize| -> Result<(), Fault> {
         if mode.trusted {
             return Ok(());
         }
         match std::str::from_utf8(run) {
             Ok(_) => Ok(()),
             Err(e) if !mode.replace => {
-                Err(Error::new(at + e.valid_up_to(), ErrorKind::InvalidUtf8))
+                Err(Fault::new(at + e.valid_up_to(), FaultKind::InvalidUtf8))
             }
             Err(_) => {
                 dst.truncate(dst.len() - run.len());
@@ -115,18 +115,18 @@ pub(crate) fn unescape_reference(
                 return Ok(s);
             }
             let kind = if b == b'"' {
-                ErrorKind::UnescapedQuote
+                FaultKind::UnescapedQuote
             } else {
-                ErrorKind::ControlCharacter(b)
+                FaultKind::ControlCharacter(b)
             };
-            return Err(Error::new(s, kind));
+            return Err(Fault::new(s, kind));
         }
         dst.push(b);
         s += 1;
     }
     flush(dst, &src[run_start..], run_start)?;
     if mode.stop_at_quote {
-        Err(Error::new(src.len(), ErrorKind::Unterminated))
+        Err(Fault::new(src.len(), FaultKind::Unterminated))
     } else {
         Ok(src.len())
     }
