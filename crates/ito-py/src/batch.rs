@@ -29,7 +29,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// >>> from ito_codecs import nostr
 /// >>> v = nostr.verdict('{"kind": -1}')
 /// >>> v
-/// Verdict('invalid', offset=9, field='kind', message='`kind` at byte 9: not a non-negative integer')
+/// Verdict('invalid', offset=9, field='kind', message='`kind`: not a non-negative integer at byte 9')
 /// >>> bool(v), v.status, v.offset
 /// (False, 'invalid', 9)
 #[pyclass(module = "ito_codecs.nostr", frozen, eq, skip_from_py_object)]

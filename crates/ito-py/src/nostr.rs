@@ -36,7 +36,7 @@ fn parse<'a>(py: Python<'_>, event: &'a [u8]) -> PyResult<Event<'a>> {
 /// >>> nostr.event_id('{"kind": -1}')
 /// Traceback (most recent call last):
 /// ...
-/// ito_codecs.Error: `kind` at byte 9: not a non-negative integer
+/// ito_codecs.Error: `kind`: not a non-negative integer at byte 9
 #[pyfunction]
 #[pyo3(signature = (event, /))]
 fn event_id<'py>(py: Python<'py>, event: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {

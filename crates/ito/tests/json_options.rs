@@ -179,7 +179,7 @@ fn error_messages_are_sentences() {
         "malformed unicode escape (`\\u` needs four hex digits) at byte 0"
     );
     assert_eq!(msg(br"x\uDC00"), r"unpaired surrogate `\uDC00` at byte 1");
-    assert_eq!(msg(b"x\\"), "input ends inside an escape at byte 1");
+    assert_eq!(msg(b"x\\"), "unexpected end of input at byte 1");
     assert_eq!(
         msg(b"\\\xC3\xA9"),
         "invalid escape: `\\` followed by byte 0xC3 at byte 0"

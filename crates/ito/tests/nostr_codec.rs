@@ -202,6 +202,101 @@ fn unescape_errors_name_the_offset_at_every_position() {
     }
 }
 
+/// `json` and `nostr` decode string text with the crate's one escape
+/// decoder: the same malformed text gets the same offset, kind and message
+/// from both, through every kernel and at prefix lengths that reach the
+/// inline and the dispatched paths. (Invalid UTF-8 is the one real
+/// difference: NIP-01 text is bytes, so nostr copies it verbatim.)
+#[test]
+fn json_and_nostr_report_malformed_text_alike() {
+    let table: [(&[u8], usize, &str); 17] = [
+        (br"ab\u12", 2, "unexpected end of input"),
+        (br"ab\u", 2, "unexpected end of input"),
+        (br"ab\", 2, "unexpected end of input"),
+        (br"\x", 0, r"invalid escape `\x`"),
+        (
+            b"\\\xC3\xA9",
+            0,
+            r"invalid escape: `\` followed by byte 0xC3",
+        ),
+        (b"\\ ", 0, r"invalid escape: `\` followed by byte 0x20"),
+        (
+            br"\u12g4",
+            0,
+            r"malformed unicode escape (`\u` needs four hex digits)",
+        ),
+        (
+            br#"ab\u12""#,
+            2,
+            r"malformed unicode escape (`\u` needs four hex digits)",
+        ),
+        (br"x\ud800", 1, r"unpaired surrogate `\uD800`"),
+        (br"x\ud800\u12", 1, r"unpaired surrogate `\uD800`"),
+        (br"x\ud800\u0041", 1, r"unpaired surrogate `\uD800`"),
+        (br"x\udc00", 1, r"unpaired surrogate `\uDC00`"),
+        (br"\ude00\ud83d", 0, r"unpaired surrogate `\uDE00`"),
+        (
+            b"a\x01",
+            1,
+            "raw control character U+0001 (it must be escaped)",
+        ),
+        (
+            b"ab\n",
+            2,
+            "raw control character U+000A (it must be escaped)",
+        ),
+        (
+            b"a\x1f\\x",
+            1,
+            "raw control character U+001F (it must be escaped)",
+        ),
+        (br#"a"b"#, 1, "unescaped `\"`"),
+    ];
+    for (tail, at, message) in table {
+        for pre in [0, 1, 15, 16, 17, 40, 63, 64, 100] {
+            let mut src = vec![b'p'; pre];
+            src.extend_from_slice(tail);
+            let want = format!("{message} at byte {}", pre + at);
+            let n = nostr::unescape(&mut Vec::new(), &src).unwrap_err();
+            assert_eq!(n.to_string(), want, "nostr {src:?}");
+            assert_eq!(n.offset(), pre + at);
+            let n2 = nostr::unescape_in_place(&mut src.clone()).unwrap_err();
+            assert_eq!(n2, n, "nostr in place {src:?}");
+            for k in Kernel::available() {
+                let j = json::unescape_with_kernel(k, &mut Vec::new(), &src, &Options::default())
+                    .unwrap_err();
+                assert_eq!(j.to_string(), want, "json {k} {src:?}");
+                assert_eq!(
+                    format!("{:?}", j.kind()),
+                    format!("{:?}", n.kind()),
+                    "{src:?}"
+                );
+            }
+            // unquote: the same fault, one byte later (the opening quote),
+            // and a malformed escape cut off by the closing quote is not an
+            // unexpected end.
+            // (Not for a trailing `\`, which would escape the closing quote.)
+            if !tail.contains(&b'"') && tail.last() != Some(&b'\\') {
+                let mut quoted = vec![b'"'];
+                quoted.extend_from_slice(&src);
+                quoted.push(b'"');
+                let j = json::unquote(&quoted).unwrap_err();
+                assert_eq!(j.offset(), pre + at + 1, "unquote {quoted:?}");
+                if message != "unexpected end of input" {
+                    assert_eq!(format!("{:?}", j.kind()), format!("{:?}", n.kind()));
+                }
+            }
+        }
+    }
+    // Invalid UTF-8: an error for json (text), bytes kept by nostr.
+    let src = b"ab\xFFcd\\n";
+    let j = json::unescape(&mut Vec::new(), src).unwrap_err();
+    assert_eq!(j.to_string(), "invalid UTF-8 at byte 2");
+    let mut out = Vec::new();
+    nostr::unescape(&mut out, src).unwrap();
+    assert_eq!(out, b"ab\xFFcd\n");
+}
+
 fn escapeish() -> impl Strategy<Value = Vec<u8>> {
     let byte = prop_oneof![
         4 => b'a'..=b'z',

@@ -419,7 +419,7 @@ fn mistyped_fields_are_rejected_with_offsets() {
     assert_eq!(err.kind(), ErrorKind::HexDigit(b'C'));
     assert_eq!(
         err.to_string(),
-        "`id` at byte 10: uppercase hex digit 'C' (must be lowercase)"
+        "`id`: uppercase hex digit `C` (must be lowercase) at byte 10"
     );
     let err = err_of(&GOOD.replacen("\"id\":\"4376", "\"id\":\"4376c", 1));
     assert_eq!(
@@ -431,7 +431,7 @@ fn mistyped_fields_are_rejected_with_offsets() {
     );
     assert_eq!(
         err.to_string(),
-        "`id` at byte 7: expected 64 hex digits, found 65"
+        "`id`: expected 64 hex digits, found 65 at byte 7"
     );
     let err = err_of(&GOOD.replacen("\"kind\":1,", "\"kind\":70000,", 1));
     assert_eq!(err.kind(), ErrorKind::OutOfRange { max: 65535 });

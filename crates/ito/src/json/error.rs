@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::simd::fault::{Fault, FaultKind};
+use crate::simd::fault::{Fault, FaultKind, ShowByte};
 
 /// What went wrong; see [`Error`] for where.
 ///
@@ -24,12 +24,13 @@ pub enum ErrorKind {
     UnescapedQuote,
     /// A backslash followed by a byte that does not start a JSON escape.
     InvalidEscape(u8),
-    /// `\u` not followed by four hexadecimal digits.
+    /// `\u` not followed by four hexadecimal digits (other than by the
+    /// end of the input: that is [`ErrorKind::UnexpectedEnd`]).
     InvalidUnicodeEscape,
     /// A `\uXXXX` escape of a UTF-16 surrogate that is not part of a
     /// high-low pair.
     LoneSurrogate(u16),
-    /// The input ends in the middle of an escape.
+    /// The input ends in the middle of an escape (`\`, `\u`, `\u12`).
     UnexpectedEnd,
     /// [`unquote`](super::unquote) input that does not start with `"`.
     MissingQuote,
@@ -107,31 +108,19 @@ impl Error {
 /// ```
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // String-text faults in the crate's one wording (shared with
+        // `nostr::Error`).
         match *self {
-            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
-            ErrorKind::ControlCharacter(b) => {
-                write!(f, "raw control character U+{b:04X} (it must be escaped)")
-            }
-            ErrorKind::UnescapedQuote => f.write_str("unescaped `\"`"),
-            ErrorKind::InvalidEscape(c) if c.is_ascii_graphic() => {
-                write!(f, "invalid escape `\\{}`", c as char)
-            }
-            ErrorKind::InvalidEscape(c) => {
-                write!(f, "invalid escape: `\\` followed by byte 0x{c:02X}")
-            }
-            ErrorKind::InvalidUnicodeEscape => {
-                f.write_str("malformed unicode escape (`\\u` needs four hex digits)")
-            }
-            ErrorKind::LoneSurrogate(u) => write!(f, "unpaired surrogate `\\u{u:04X}`"),
-            ErrorKind::UnexpectedEnd => f.write_str("input ends inside an escape"),
+            ErrorKind::InvalidUtf8 => FaultKind::InvalidUtf8.message(f),
+            ErrorKind::ControlCharacter(b) => FaultKind::ControlCharacter(b).message(f),
+            ErrorKind::UnescapedQuote => FaultKind::UnescapedQuote.message(f),
+            ErrorKind::InvalidEscape(c) => FaultKind::InvalidEscape(c).message(f),
+            ErrorKind::InvalidUnicodeEscape => FaultKind::InvalidUnicodeEscape.message(f),
+            ErrorKind::LoneSurrogate(u) => FaultKind::LoneSurrogate(u).message(f),
+            ErrorKind::UnexpectedEnd => FaultKind::UnexpectedEnd.message(f),
+            ErrorKind::Unterminated => FaultKind::Unterminated.message(f),
             ErrorKind::MissingQuote => f.write_str("expected an opening `\"`"),
-            ErrorKind::Unterminated => {
-                f.write_str("unterminated string: no closing `\"` before the end of input")
-            }
-            ErrorKind::UnexpectedByte(c) if c.is_ascii_graphic() => {
-                write!(f, "unexpected `{}`", c as char)
-            }
-            ErrorKind::UnexpectedByte(c) => write!(f, "unexpected byte 0x{c:02X}"),
+            ErrorKind::UnexpectedByte(c) => write!(f, "unexpected {}", ShowByte(c)),
             ErrorKind::Truncated => f.write_str("input ends before the JSON value is complete"),
             ErrorKind::InvalidNumber => f.write_str("invalid number"),
             ErrorKind::TrailingCharacters => {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::simd::fault::{Fault, FaultKind};
+use crate::simd::fault::{Fault, FaultKind, ShowByte};
 
 /// Which event field an [`Error`] is about.
 ///
@@ -142,7 +142,7 @@ pub enum ErrorKind {
 /// use ito::nostr::Event;
 /// let err = Event::parse(br#"{"kind": -1}"#).unwrap_err();
 /// assert_eq!(err.offset(), 9);
-/// assert_eq!(err.to_string(), "`kind` at byte 9: not a non-negative integer");
+/// assert_eq!(err.to_string(), "`kind`: not a non-negative integer at byte 9");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Error {
@@ -214,44 +214,30 @@ impl Error {
     }
 }
 
-fn shown(b: u8) -> String {
-    if b.is_ascii_graphic() || b == b' ' {
-        format!("'{}'", b as char)
-    } else {
-        format!("byte 0x{b:02x}")
-    }
-}
-
-impl fmt::Display for Error {
+impl fmt::Display for ErrorKind {
+    /// The problem alone, without its position. String-text problems read
+    /// exactly as in [`crate::json::Error`] (one wording for the crate).
+    ///
+    /// ```
+    /// use ito::nostr::ErrorKind;
+    /// assert_eq!(ErrorKind::InvalidEscape(b'q').to_string(), r"invalid escape `\q`");
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.field {
-            Some(field) => write!(f, "`{}` at byte {}: ", field.name(), self.offset)?,
-            None => write!(f, "at byte {}: ", self.offset)?,
-        }
-        match self.kind {
-            ErrorKind::UnexpectedEnd => f.write_str("unexpected end of input"),
+        match *self {
+            ErrorKind::UnexpectedEnd => FaultKind::UnexpectedEnd.message(f),
+            ErrorKind::ControlCharacter(b) => FaultKind::ControlCharacter(b).message(f),
+            ErrorKind::UnescapedQuote => FaultKind::UnescapedQuote.message(f),
+            ErrorKind::InvalidEscape(c) => FaultKind::InvalidEscape(c).message(f),
+            ErrorKind::InvalidUnicodeEscape => FaultKind::InvalidUnicodeEscape.message(f),
+            ErrorKind::LoneSurrogate(u) => FaultKind::LoneSurrogate(u).message(f),
+            ErrorKind::InvalidUtf8 => FaultKind::InvalidUtf8.message(f),
             ErrorKind::Expected { what, found } => {
-                write!(f, "expected {what}, found {}", shown(found))
+                write!(f, "expected {what}, found {}", ShowByte(found))
             }
-            ErrorKind::ControlCharacter(b) => {
-                write!(
-                    f,
-                    "raw control character 0x{b:02x} in a string (it must be escaped)"
-                )
-            }
-            ErrorKind::UnescapedQuote => f.write_str("unescaped '\"' inside string text"),
-            ErrorKind::InvalidEscape(c) => {
-                write!(f, "invalid escape: '\\' followed by {}", shown(c))
-            }
-            ErrorKind::InvalidUnicodeEscape => {
-                f.write_str("malformed unicode escape (\\u needs four hex digits)")
-            }
-            ErrorKind::LoneSurrogate(u) => write!(f, "unpaired surrogate \\u{u:04x}"),
-            ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
             ErrorKind::HexDigit(b) if b.is_ascii_uppercase() && b <= b'F' => {
-                write!(f, "uppercase hex digit {} (must be lowercase)", shown(b))
+                write!(f, "uppercase hex digit {} (must be lowercase)", ShowByte(b))
             }
-            ErrorKind::HexDigit(b) => write!(f, "invalid hex digit {}", shown(b)),
+            ErrorKind::HexDigit(b) => write!(f, "invalid hex digit {}", ShowByte(b)),
             ErrorKind::HexLength { expected, found } => {
                 write!(f, "expected {expected} hex digits, found {found}")
             }
@@ -271,6 +257,16 @@ impl fmt::Display for Error {
                 "a subscription id must have 1 to 64 characters, found {chars}"
             ),
         }
+    }
+}
+
+/// The crate's one order: the field (if any), the problem, then the offset.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(field) = self.field {
+            write!(f, "`{}`: ", field.name())?;
+        }
+        write!(f, "{} at byte {}", self.kind, self.offset)
     }
 }
 

@@ -83,7 +83,7 @@ impl<'a> ClientMessage<'a> {
     /// assert!(matches!(msg, ClientMessage::Close { subscription_id } if subscription_id == "feed"));
     ///
     /// let err = ClientMessage::parse(br#"["REQ","feed"]"#).unwrap_err();
-    /// assert_eq!(err.to_string(), "at byte 13: expected `,` and a filter object, found ']'");
+    /// assert_eq!(err.to_string(), "expected `,` and a filter object, found `]` at byte 13");
     /// let err = ClientMessage::parse(br#"["PING"]"#).unwrap_err();
     /// assert_eq!((err.offset(), err.kind()), (1, ErrorKind::UnknownMessage));
     /// # Ok::<(), ito::nostr::Error>(())

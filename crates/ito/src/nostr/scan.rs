@@ -98,8 +98,12 @@ pub(crate) fn is_special(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
 }
 
-// Hex digit values and two-byte escapes: the block kernel's tables.
-use crate::simd::json::bytes::{HEX as HEX_VALUE, SIMPLE as SIMPLE_ESCAPE};
+// The crate's one escape decoder (and, for the test references' fast
+// path, its tables).
+use crate::simd::escape::encode_utf8;
+use crate::simd::escape::{fault_at, Surrogates};
+#[cfg(test)]
+use crate::simd::escape::{HEX as HEX_VALUE, SIMPLE as SIMPLE_ESCAPE};
 
 /// NIP-01 escape sequence of each byte that needs one (length in byte 7).
 #[cfg(test)]
@@ -201,65 +205,14 @@ unsafe fn put_utf8(out: *mut u8, cp: u32) -> usize {
     }
 }
 
-#[inline(always)]
-fn hex4(src: &[u8], at: usize) -> Option<u32> {
-    let d = src.get(at..at + 4)?;
-    let (a, b, c, e) = (
-        HEX_VALUE[d[0] as usize],
-        HEX_VALUE[d[1] as usize],
-        HEX_VALUE[d[2] as usize],
-        HEX_VALUE[d[3] as usize],
-    );
-    if (a | b | c | e) & 0xf0 != 0 {
-        return None;
-    }
-    Some(((a as u32) << 12) | ((b as u32) << 8) | ((c as u32) << 4) | e as u32)
-}
-
-/// Decodes the escape at `src[at] == b'\\'`: the code point it stands for
-/// and its length in bytes (2, 6 or 12 for a surrogate pair).
+/// Decodes the escape at `src[at] == b'\\'` with the crate's one decoder
+/// (`simd::escape`, lone surrogates rejected): the code point it stands
+/// for and its length in bytes (2, 6 or 12 for a surrogate pair).
 #[inline]
 pub(crate) fn decode_escape(src: &[u8], at: usize) -> Result<(u32, usize), Error> {
-    let Some(&c) = src.get(at + 1) else {
-        return Err(Error::new(at, ErrorKind::UnexpectedEnd));
-    };
-    let simple = SIMPLE_ESCAPE[c as usize];
-    if simple != 0 {
-        return Ok((simple as u32, 2));
-    }
-    if c != b'u' {
-        return Err(Error::new(at, ErrorKind::InvalidEscape(c)));
-    }
-    let Some(cp) = hex4(src, at + 2) else {
-        if src.len() < at + 6 && src[at + 2..].iter().all(|c| c.is_ascii_hexdigit()) {
-            return Err(Error::new(at, ErrorKind::UnexpectedEnd));
-        }
-        return Err(Error::new(at, ErrorKind::InvalidUnicodeEscape));
-    };
-    match cp {
-        0xd800..=0xdbff => {
-            if src.get(at + 6) == Some(&b'\\') && src.get(at + 7) == Some(&b'u') {
-                if let Some(lo @ 0xdc00..=0xdfff) = hex4(src, at + 8) {
-                    return Ok((0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00), 12));
-                }
-            }
-            Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16)))
-        }
-        0xdc00..=0xdfff => Err(Error::new(at, ErrorKind::LoneSurrogate(cp as u16))),
-        _ => Ok((cp, 6)),
-    }
-}
-
-/// UTF-8 encoding of `cp` (a scalar value) into `buf`; returns the length.
-#[inline]
-pub(crate) fn encode_utf8(cp: u32, buf: &mut [u8; 4]) -> usize {
-    match char::from_u32(cp) {
-        Some(c) => c.encode_utf8(buf).len(),
-        None => {
-            // decode_escape never yields surrogates; write U+FFFD defensively.
-            buf[..3].copy_from_slice("\u{fffd}".as_bytes());
-            3
-        }
+    match crate::simd::escape::decode_escape(src, at, Surrogates::Reject) {
+        Ok(d) => Ok(d),
+        Err(f) => Err(f.into()),
     }
 }
 
@@ -291,7 +244,7 @@ pub(crate) fn string_end(src: &[u8], from: usize) -> Result<(usize, bool), Error
 ///
 /// The work is the block kernel in `simd::json::bytes`; this only sizes the
 /// buffer (decoding never lengthens) and turns a failure offset into an
-/// error by re-reading that spot with the scalar [`decode_escape`].
+/// error by re-reading that spot with the crate's scalar decoder.
 #[inline]
 pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> {
     let n = src.len();
@@ -315,16 +268,7 @@ pub(crate) fn unescape_into(dst: &mut Vec<u8>, src: &[u8]) -> Result<(), Error> 
 #[cold]
 #[inline(never)]
 fn error_at(src: &[u8], at: usize) -> Error {
-    match src.get(at) {
-        Some(b'\\') => match decode_escape(src, at) {
-            Err(e) => e,
-            // The kernel and the scalar decoder agree on every input
-            // (tested); keep a sensible error if they ever did not.
-            Ok(_) => Error::new(at, ErrorKind::InvalidUnicodeEscape),
-        },
-        Some(&c) => special_error(at, c),
-        None => Error::new(at, ErrorKind::UnexpectedEnd),
-    }
+    fault_at(src, at).into()
 }
 
 #[cfg(test)]
@@ -431,6 +375,7 @@ fn short_escape(x: u64) -> Option<([u8; 2], usize, usize)> {
     None
 }
 
+#[cfg(test)]
 #[cold]
 fn special_error(at: usize, c: u8) -> Error {
     Error::new(

@@ -28,6 +28,7 @@
 use std::fmt;
 
 pub(crate) mod dispatch;
+pub(crate) mod escape;
 pub(crate) mod facts;
 pub(crate) mod fault;
 pub(crate) mod hex;

@@ -18,9 +18,10 @@
 //!         clear the mask bits of the bytes the escape used
 //! ```
 //!
-//! Any failure returns the offset of the byte that starts it; the caller
-//! re-reads that spot with its scalar decoder to say what is wrong, so the
-//! kernel carries no error detail. Tails reuse the overlapping load of the
+//! Escapes are decoded by the crate's one decoder (`simd::escape`, its
+//! fast `escape_at` form). Any failure returns the offset of the byte that
+//! starts it; the caller re-reads that spot with `simd::escape::fault_at`
+//! to say what is wrong, so the kernel carries no error detail. Tails reuse the overlapping load of the
 //! parent module when the bytes before are a verbatim copy (copy form),
 //! else a padded partial load; the in-place form only ever moves exact
 //! lengths there.
@@ -35,153 +36,7 @@
 use std::ptr;
 
 use super::{first, low_bytes, Block};
-
-/// Value of each hex digit (either case), 0xff for other bytes.
-pub(crate) static HEX: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut c = 0;
-    while c < 256 {
-        t[c] = match c as u8 {
-            b'0'..=b'9' => c as u8 - b'0',
-            b'a'..=b'f' => c as u8 - b'a' + 10,
-            b'A'..=b'F' => c as u8 - b'A' + 10,
-            _ => 0xff,
-        };
-        c += 1;
-    }
-    t
-};
-
-/// What a two-byte escape `\X` decodes to, indexed by `X`; 0 when it is
-/// not one (`u` included).
-pub(crate) static SIMPLE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t[b'/' as usize] = b'/';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0c;
-    t[b'n' as usize] = b'\n';
-    t[b'r' as usize] = b'\r';
-    t[b't' as usize] = b'\t';
-    t
-};
-
-/// Four hex digits at `p`, or a value with bits above 16 set if any is not
-/// a hex digit.
-///
-/// # Safety
-/// `p..p + 4` must be readable.
-#[inline(always)]
-unsafe fn hex4(p: *const u8) -> u32 {
-    // SAFETY: the caller guarantees four readable bytes.
-    let (a, b, c, d) = unsafe {
-        (
-            HEX[*p as usize] as u32,
-            HEX[*p.add(1) as usize] as u32,
-            HEX[*p.add(2) as usize] as u32,
-            HEX[*p.add(3) as usize] as u32,
-        )
-    };
-    // An invalid digit (0xff) leaves bits 4..8 set in its lane; fold them
-    // into bits above 16.
-    ((a << 12) | (b << 8) | (c << 4) | d) | ((a | b | c | d) & 0xf0) << 16
-}
-
-/// Decodes the escape at `src[i] == b'\\'` and writes its bytes at `o`.
-/// Returns `(escape length, bytes written)`, or `None` if it is invalid or
-/// cut off. Every read of the escape happens before any write, and at most
-/// `escape length` bytes are written, so `o` may trail `src + i` in the same
-/// buffer.
-///
-/// # Safety
-/// `src..src + n` readable, `i < n`; `o..o + 4` writable (for a `\u`
-/// escape) or `o..o + 1` (for a two-byte one), and `o + 4 <= src + i + 6`
-/// when they share a buffer.
-#[inline(always)]
-unsafe fn escape_at(src: *const u8, n: usize, i: usize, o: *mut u8) -> Option<(usize, usize)> {
-    if i + 8 <= n {
-        // The common escapes from one 8-byte load: `\X` and `\u00XX`.
-        // SAFETY: i + 8 <= n.
-        let x = u64::from_le_bytes(unsafe { ptr::read_unaligned(src.add(i) as *const [u8; 8]) });
-        let simple = SIMPLE[(x >> 8) as u8 as usize];
-        if simple != 0 {
-            // SAFETY: one writable byte at o.
-            unsafe { *o = simple };
-            return Some((2, 1));
-        }
-        if x as u32 == u32::from_le_bytes(*b"\\u00") {
-            let hi = HEX[(x >> 32) as u8 as usize];
-            let lo = HEX[(x >> 40) as u8 as usize];
-            if (hi | lo) < 16 {
-                let v = (hi << 4) | lo;
-                // SAFETY: at most 2 bytes at o, after all reads.
-                unsafe {
-                    if v < 0x80 {
-                        *o = v;
-                        return Some((6, 1));
-                    }
-                    *o = 0xc0 | (v >> 6);
-                    *o.add(1) = 0x80 | (v & 0x3f);
-                }
-                return Some((6, 2));
-            }
-        }
-    }
-    if i + 1 >= n {
-        return None;
-    }
-    // SAFETY: i + 1 < n.
-    let c = unsafe { *src.add(i + 1) };
-    let simple = SIMPLE[c as usize];
-    if simple != 0 {
-        // SAFETY: one writable byte at o.
-        unsafe { *o = simple };
-        return Some((2, 1));
-    }
-    if c != b'u' || i + 6 > n {
-        return None;
-    }
-    // SAFETY: i + 6 <= n.
-    let cp = unsafe { hex4(src.add(i + 2)) };
-    let (bytes, k, len): (u32, usize, usize) = if cp < 0x80 {
-        (cp, 1, 6)
-    } else if cp < 0x800 {
-        (0x80c0 | (cp >> 6) | (cp & 0x3f) << 8, 2, 6)
-    } else if !(0xd800..=0xdfff).contains(&cp) {
-        if cp > 0xffff {
-            return None; // a non-hex digit
-        }
-        (
-            0x0080_80e0 | (cp >> 12) | ((cp >> 6) & 0x3f) << 8 | (cp & 0x3f) << 16,
-            3,
-            6,
-        )
-    } else {
-        // A surrogate: only a high one followed by `\u` and a low one.
-        if cp >= 0xdc00 || i + 12 > n {
-            return None;
-        }
-        // SAFETY: i + 12 <= n.
-        let (b6, b7, lo) = unsafe { (*src.add(i + 6), *src.add(i + 7), hex4(src.add(i + 8))) };
-        if b6 != b'\\' || b7 != b'u' || !(0xdc00..=0xdfff).contains(&lo) {
-            return None;
-        }
-        let v = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-        (
-            0x8080_80f0
-                | (v >> 18)
-                | ((v >> 12) & 0x3f) << 8
-                | ((v >> 6) & 0x3f) << 16
-                | (v & 0x3f) << 24,
-            4,
-            12,
-        )
-    };
-    // SAFETY: four writable bytes at o (all reads are done above).
-    unsafe { ptr::write_unaligned(o as *mut [u8; 4], bytes.to_le_bytes()) };
-    Some((len, k))
-}
+use crate::simd::escape::escape_at;
 
 /// Moves `k < 16` bytes from `src` to `dst` (`dst <= src`, possibly
 /// overlapping): every load before any store.

@@ -64,6 +64,7 @@ use std::marker::PhantomData;
 use std::ptr;
 
 use crate::simd::dispatch::{self, Dispatch, KernelTable};
+use crate::simd::escape::{decode_escape, encode_utf8, escape_at, Surrogates, SIMPLE};
 use crate::simd::fault::{Fault, FaultKind};
 use crate::Kernel;
 
@@ -857,6 +858,20 @@ pub(crate) struct UnescapeMode {
     pub(crate) trusted: bool,
 }
 
+impl UnescapeMode {
+    /// The shared decoder's policy for lone surrogates.
+    #[inline(always)]
+    pub(crate) fn surrogates(self) -> Surrogates {
+        if self.wtf8 {
+            Surrogates::Wtf8
+        } else if self.replace {
+            Surrogates::Replace
+        } else {
+            Surrogates::Reject
+        }
+    }
+}
+
 /// Validates the verbatim run `src[run_start..s]` that ends at `out.pos`;
 /// with `replace`, rewrites it lossily (moving `out.pos`). On error the
 /// output is finished (its length set) before returning.
@@ -899,107 +914,57 @@ fn check_run(
     }
 }
 
-/// Decodes 4 hex digits at `src[at..at + 4]`.
+/// Decodes the escape at `src[s] == b'\\'` and writes its UTF-8 at `o`
+/// (at most 4 bytes) with the crate's one decoder (`simd::escape`); returns
+/// the escape's length and the bytes written. A two-byte escape (`\n`,
+/// `\"`) is decoded inline with one table look-up; everything else goes
+/// out of line to [`unescape_other`] (inlined whole, the decoder costs the
+/// clean block loop registers: measured, more saved registers on every
+/// call, for text where escapes are rare).
+///
+/// # Safety
+/// `s < src.len()`; `o..o + 4` writable and not overlapping `src`.
 #[inline(always)]
-fn hex4(src: &[u8], at: usize) -> Option<u32> {
-    let digits = src.get(at..at + 4)?;
-    let mut v = 0u32;
-    for &d in digits {
-        let x = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        v = (v << 4) | x as u32;
-    }
-    Some(v)
-}
-
-/// What one escape decodes to.
-pub(crate) enum Decoded {
-    /// A code point (or, with WTF-8, a lone surrogate) to encode.
-    Char(u32),
-    /// Replace with U+FFFD.
-    Replacement,
-}
-
-/// Decodes the escape starting at `src[s] == b'\\'`; returns what to write
-/// and the escape's length in bytes.
-#[inline]
-pub(crate) fn decode_escape(
+unsafe fn unescape_one(
     src: &[u8],
     s: usize,
+    o: *mut u8,
     mode: UnescapeMode,
-) -> Result<(Decoded, usize), Fault> {
-    let Some(&c) = src.get(s + 1) else {
-        return Err(Fault::new(s, FaultKind::UnexpectedEnd));
-    };
-    let simple = match c {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0C,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        b'u' => 0,
-        _ => return Err(Fault::new(s, FaultKind::InvalidEscape(c))),
-    };
-    if c != b'u' {
-        return Ok((Decoded::Char(simple as u32), 2));
-    }
-    let Some(cp) = hex4(src, s + 2) else {
-        return Err(Fault::new(s, FaultKind::InvalidUnicodeEscape));
-    };
-    let lone = |cp: u32| -> Result<(Decoded, usize), Fault> {
-        if mode.wtf8 {
-            Ok((Decoded::Char(cp), 6))
-        } else if mode.replace {
-            Ok((Decoded::Replacement, 6))
-        } else {
-            Err(Fault::new(s, FaultKind::LoneSurrogate(cp as u16)))
+) -> Result<(usize, usize), Fault> {
+    if let Some(&c) = src.get(s + 1) {
+        let simple = SIMPLE[c as usize];
+        if simple != 0 {
+            // SAFETY: one writable byte at o.
+            unsafe { *o = simple };
+            return Ok((2, 1));
         }
-    };
-    match cp {
-        0xD800..=0xDBFF => {
-            if src.get(s + 6) == Some(&b'\\') && src.get(s + 7) == Some(&b'u') {
-                if let Some(lo @ 0xDC00..=0xDFFF) = hex4(src, s + 8) {
-                    let c = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    return Ok((Decoded::Char(c), 12));
-                }
-            }
-            lone(cp)
-        }
-        0xDC00..=0xDFFF => lone(cp),
-        _ => Ok((Decoded::Char(cp), 6)),
     }
+    // SAFETY: per the contract.
+    unsafe { unescape_other(src, s, o, mode) }
 }
 
-/// Encodes `cp` (< 0x110000; surrogates give their WTF-8 form) into `buf`,
-/// returning the length.
-#[inline(always)]
-pub(crate) fn encode_utf8(cp: u32, buf: &mut [u8; 4]) -> usize {
-    if cp < 0x80 {
-        buf[0] = cp as u8;
-        1
-    } else if cp < 0x800 {
-        buf[0] = 0xC0 | (cp >> 6) as u8;
-        buf[1] = 0x80 | (cp & 0x3F) as u8;
-        2
-    } else if cp < 0x10000 {
-        buf[0] = 0xE0 | (cp >> 12) as u8;
-        buf[1] = 0x80 | ((cp >> 6) & 0x3F) as u8;
-        buf[2] = 0x80 | (cp & 0x3F) as u8;
-        3
-    } else {
-        buf[0] = 0xF0 | (cp >> 18) as u8;
-        buf[1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
-        buf[2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
-        buf[3] = 0x80 | (cp & 0x3F) as u8;
-        4
+/// The rest of [`unescape_one`]: the decoder's fast form, then its scalar
+/// form for lone surrogates under a lenient policy and for faults.
+///
+/// # Safety
+/// As [`unescape_one`].
+#[inline(never)]
+unsafe fn unescape_other(
+    src: &[u8],
+    s: usize,
+    o: *mut u8,
+    mode: UnescapeMode,
+) -> Result<(usize, usize), Fault> {
+    // SAFETY: per the contract.
+    if let Some(done) = unsafe { escape_at(src.as_ptr(), src.len(), s, o) } {
+        return Ok(done);
     }
+    let (cp, len) = decode_escape(src, s, mode.surrogates())?;
+    let mut buf = [0u8; 4];
+    let k = encode_utf8(cp, &mut buf);
+    // SAFETY: 4 writable bytes at o.
+    unsafe { ptr::copy_nonoverlapping(buf.as_ptr(), o, 4) };
+    Ok((len, k))
 }
 
 /// Unescapes `src[start..]` (with `src[..start]` already copied verbatim to
@@ -1092,23 +1057,17 @@ pub(crate) unsafe fn unescape_core<V: Block>(
         }
         let b = src[s];
         if b == b'\\' {
-            match decode_escape(src, s, mode) {
-                Ok((d, len)) => {
-                    let mut buf = [0u8; 4];
-                    let k = match d {
-                        Decoded::Char(cp) => encode_utf8(cp, &mut buf),
-                        Decoded::Replacement => encode_utf8(0xFFFD, &mut buf),
-                    };
-                    // SAFETY: W + 8 >= 4 bytes of room at pos.
-                    unsafe {
-                        ptr::copy_nonoverlapping(buf.as_ptr(), out.pos, 4);
-                        out.pos = out.pos.add(k);
-                    }
+            // SAFETY: s < n; W + 8 >= 4 bytes of room at pos, in the
+            // output buffer, which does not overlap src.
+            match unsafe { unescape_one(src, s, out.pos, mode) } {
+                Ok((len, k)) => {
+                    // SAFETY: k <= 4 bytes were written within the room.
+                    out.pos = unsafe { out.pos.add(k) };
                     s += len;
                 }
-                Err(e) => {
+                Err(f) => {
                     out.finish();
-                    return Err(e);
+                    return Err(f);
                 }
             }
         } else if b == b'"' && mode.stop_at_quote {

@@ -4,7 +4,8 @@
 //! logic, UTF-8 checked with `std`) so tests can hold every vector kernel
 //! against it. Never chosen automatically.
 
-use super::{decode_escape, encode_utf8, Decoded, Kernels, UnescapeMode};
+use super::{Kernels, UnescapeMode};
+use crate::simd::escape::{decode_escape, encode_utf8};
 use crate::simd::fault::{Fault, FaultKind};
 
 pub(crate) static SCALAR: Kernels = Kernels {
@@ -99,11 +100,7 @@ pub(crate) fn unescape_reference(
         if b == b'\\' || b == b'"' || b < 0x20 {
             flush(dst, &src[run_start..s], run_start)?;
             if b == b'\\' {
-                let (d, len) = decode_escape(src, s, mode)?;
-                let cp = match d {
-                    Decoded::Char(cp) => cp,
-                    Decoded::Replacement => 0xFFFD,
-                };
+                let (cp, len) = decode_escape(src, s, mode.surrogates())?;
                 let mut buf = [0u8; 4];
                 let k = encode_utf8(cp, &mut buf);
                 dst.extend_from_slice(&buf[..k]);
