@@ -209,9 +209,15 @@ fn unescape_errors_name_the_offset_at_every_position() {
 /// difference: NIP-01 text is bytes, so nostr copies it verbatim.)
 #[test]
 fn json_and_nostr_report_malformed_text_alike() {
-    let table: [(&[u8], usize, &str); 17] = [
+    let table: [(&[u8], usize, &str); 19] = [
         (br"ab\u12", 2, "unexpected end of input"),
         (br"ab\u", 2, "unexpected end of input"),
+        (br"ab\u123", 2, "unexpected end of input"),
+        (
+            br"ab\u12x",
+            2,
+            r"malformed unicode escape (`\u` needs four hex digits)",
+        ),
         (br"ab\", 2, "unexpected end of input"),
         (br"\x", 0, r"invalid escape `\x`"),
         (
