@@ -104,9 +104,40 @@ pub(crate) trait Block: Copy {
     /// Loads `len < W` bytes; the other lanes hold bytes that are not special
     /// (or are masked off by the caller).
     ///
+    /// The default copies them into a buffer of spaces (never special) and
+    /// loads that; AVX-512 overrides it with a masked load, SWAR with an
+    /// assembly in a register.
+    ///
     /// # Safety
     /// `p..p + len` must be readable and the CPU must support the kernel.
-    unsafe fn load_partial(p: *const u8, len: usize) -> Self;
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, len: usize) -> Self {
+        /// # Safety
+        /// As `load_partial`, and `V::W <= N`.
+        #[inline(always)]
+        unsafe fn padded<V: Block, const N: usize>(p: *const u8, len: usize) -> V {
+            // A fixed-size array of spaces (stored inline; a buffer sized
+            // at run time would call memset).
+            let mut buf = [0x20u8; N];
+            // SAFETY: len < W <= N bytes readable at p and writable in buf;
+            // W <= N bytes of buf are loaded.
+            unsafe {
+                ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len);
+                V::load(buf.as_ptr())
+            }
+        }
+        const { assert!(Self::W <= 64) };
+        // SAFETY: per the caller; each arm's buffer holds at least W bytes.
+        unsafe {
+            if Self::W <= 16 {
+                padded::<Self, 16>(p, len)
+            } else if Self::W <= 32 {
+                padded::<Self, 32>(p, len)
+            } else {
+                padded::<Self, 64>(p, len)
+            }
+        }
+    }
     /// Stores all `W` bytes.
     ///
     /// # Safety

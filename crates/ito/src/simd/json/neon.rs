@@ -34,16 +34,6 @@ impl Block for Neon {
     }
 
     #[inline(always)]
-    unsafe fn load_partial(p: *const u8, len: usize) -> Self {
-        let mut buf = [0x20u8; 16];
-        // SAFETY: caller guarantees len < 16 readable bytes at p.
-        unsafe {
-            std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len);
-            Self::load(buf.as_ptr())
-        }
-    }
-
-    #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
         // SAFETY: caller guarantees 16 writable bytes.
         unsafe { vst1q_u8(p, self.0) }

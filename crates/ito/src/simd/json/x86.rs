@@ -32,16 +32,6 @@ impl Block for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn load_partial(p: *const u8, len: usize) -> Self {
-        let mut buf = [0x20u8; 16];
-        // SAFETY: caller guarantees len < 16 readable bytes at p.
-        unsafe {
-            std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len);
-            Self::load(buf.as_ptr())
-        }
-    }
-
-    #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
         // SAFETY: caller guarantees 16 writable bytes.
         unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
@@ -93,16 +83,6 @@ impl Block for Avx2 {
     unsafe fn load(p: *const u8) -> Self {
         // SAFETY: caller guarantees 32 readable bytes and AVX2.
         Avx2(unsafe { _mm256_loadu_si256(p as *const __m256i) })
-    }
-
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, len: usize) -> Self {
-        let mut buf = [0x20u8; 32];
-        // SAFETY: caller guarantees len < 32 readable bytes at p and AVX2.
-        unsafe {
-            std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len);
-            Self::load(buf.as_ptr())
-        }
     }
 
     #[inline(always)]
