@@ -13,7 +13,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{kernels, Block, SPLICE_MASK};
+use super::{kernels, Block, Out, ESCAPES, SPLICE_MASK};
 
 /// 16 bytes in an SSE2 register.
 #[derive(Clone, Copy)]
@@ -192,6 +192,244 @@ impl Block for Avx512 {
     unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
         // SAFETY: the caller guarantees AVX-512BW; from < 64.
         unsafe { Avx512(_mm512_mask_blend_epi8(!0u64 << from, keep.0, v.0)) }
+    }
+
+    const OWN_ESCAPE: bool = true;
+
+    #[inline(always)]
+    unsafe fn escape_whole<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) -> bool {
+        // SAFETY: the caller guarantees AVX-512F+BW.
+        unsafe { escape_masked::<QUOTES>(dst, src) };
+        true
+    }
+}
+
+/// Lanes `0..len` of a 64-lane mask, `1 <= len <= 64`.
+#[inline(always)]
+fn lanes(len: usize) -> u64 {
+    debug_assert!((1..=64).contains(&len));
+    u64::MAX >> (64 - len)
+}
+
+/// Lanes of `k` whose byte is `"`, `\` or below 0x20: `(v ^ 2) < 0x21`
+/// catches the controls and `"` (0x22) in one unsigned compare, a second
+/// one `\`.
+///
+/// # Safety
+/// The CPU must support AVX-512BW.
+#[inline(always)]
+unsafe fn special_in(k: u64, v: __m512i) -> u64 {
+    // SAFETY: AVX-512BW per the caller.
+    unsafe {
+        let t = _mm512_xor_si512(v, _mm512_set1_epi8(2));
+        _mm512_mask_cmplt_epu8_mask(k, t, _mm512_set1_epi8(0x21))
+            | _mm512_mask_cmpeq_epi8_mask(k, v, _mm512_set1_epi8(b'\\' as i8))
+    }
+}
+
+/// The AVX-512 escaper (default policy): 64-byte blocks, the last one a
+/// masked load of the `1..=64` remaining bytes (masked-off lanes are never
+/// read, so nothing past the input is touched). Every block is stored
+/// whole into spare capacity; a clean block (the common case) costs a
+/// load, a store, two compares and a branch, and a string of up to 64
+/// bytes is one such block between the two quote bytes.
+///
+/// A block with escapes is finished in registers, in place:
+///
+/// ```text
+/// for each flagged lane j (lowest first):
+///     write ESCAPES[src[j]] (8-byte store) at out + j + shift
+///     shift += escape length - 1
+///     masked store of lanes j+1.. of the block at out + shift
+/// ```
+///
+/// so each escape costs a few instructions and one masked store, never a
+/// reload, and the next block starts on the 64-byte grid as before. Blocks
+/// with at least `DENSE` escapes are translated byte by byte instead
+/// (`translate`), as in the generic loop.
+///
+/// Room: `out` always has `(n - s) + 72 + q` bytes of room at the start of
+/// a block (`s` = input consumed, `q` = 1 with quotes): enough for every
+/// clean block still to come (each stores 64 bytes) and the closing quote.
+/// A block with escapes first makes room for its growth too.
+///
+/// # Safety
+/// The CPU must support AVX-512F+BW.
+#[inline(always)]
+unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
+    let n = src.len();
+    if n > 64 {
+        // SAFETY: AVX-512F+BW per the caller.
+        return unsafe { escape_masked_long::<QUOTES>(dst, src) };
+    }
+    // Up to 64 bytes: one masked block between the quotes, with no loop
+    // and (escapes aside) no call, so it needs no frame.
+    let mut out = Out::new(dst, n + 2 * QUOTES as usize + SLACK);
+    // SAFETY: the room invariant (established by the reserve); the block
+    // loads only src[..n].
+    unsafe {
+        open_quote::<QUOTES>(&mut out);
+        if n > 0 {
+            last_block::<QUOTES>(&mut out, src.as_ptr(), n);
+        }
+        close_quote::<QUOTES>(&mut out);
+    }
+    out.finish();
+}
+
+/// [`escape_masked`] for inputs of more than 64 bytes: full blocks, then
+/// the last `1..=64` bytes as a masked block.
+///
+/// # Safety
+/// The CPU must support AVX-512F+BW.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn escape_masked_long<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
+    let n = src.len();
+    let sp = src.as_ptr();
+    let mut out = Out::new(dst, n + 2 * QUOTES as usize + SLACK);
+    // SAFETY: the room invariant (established by the reserve) covers every
+    // store; loads are full blocks within src, then its last 1..=64 bytes.
+    unsafe {
+        open_quote::<QUOTES>(&mut out);
+        let mut s = 0usize;
+        while n - s > 64 {
+            let v = _mm512_loadu_si512(sp.add(s) as *const _);
+            _mm512_storeu_si512(out.pos as *mut _, v);
+            let m = special_in(!0, v);
+            if m == 0 {
+                out.pos = out.pos.add(64);
+            } else {
+                (out.pos, out.cap_end) =
+                    escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, sp.add(s), 64, n - s);
+            }
+            s += 64;
+        }
+        last_block::<QUOTES>(&mut out, sp.add(s), n - s);
+        close_quote::<QUOTES>(&mut out);
+    }
+    out.finish();
+}
+
+/// Writes the opening quote (with `QUOTES`).
+///
+/// # Safety
+/// One byte of room at `out.pos`.
+#[inline(always)]
+unsafe fn open_quote<const QUOTES: bool>(out: &mut Out<'_>) {
+    if QUOTES {
+        // SAFETY: per the caller.
+        unsafe {
+            *out.pos = b'"';
+            out.pos = out.pos.add(1);
+        }
+    }
+}
+
+/// Writes the closing quote (with `QUOTES`).
+///
+/// # Safety
+/// One byte of room at `out.pos`.
+#[inline(always)]
+unsafe fn close_quote<const QUOTES: bool>(out: &mut Out<'_>) {
+    // SAFETY: per the caller.
+    unsafe { open_quote::<QUOTES>(out) }
+}
+
+/// The last `1..=64` input bytes at `p`: one masked load (lanes past the
+/// input are neither read nor flagged), one full store into the room.
+///
+/// # Safety
+/// AVX-512F+BW; `p..p + len` readable, `1 <= len <= 64`; the room
+/// invariant of [`escape_masked`] holds at `out.pos`.
+#[inline(always)]
+unsafe fn last_block<const QUOTES: bool>(out: &mut Out<'_>, p: *const u8, len: usize) {
+    let k = lanes(len);
+    // SAFETY: the load touches only the len bytes at p; the store, 64
+    // bytes of room (SLACK).
+    unsafe {
+        let v = _mm512_maskz_loadu_epi8(k, p as *const i8);
+        _mm512_storeu_si512(out.pos as *mut _, v);
+        let m = special_in(k, v);
+        if m == 0 {
+            out.pos = out.pos.add(len);
+        } else {
+            (out.pos, out.cap_end) =
+                escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, p, len, len);
+        }
+    }
+}
+
+/// Room kept beyond the rest of the input: one 64-byte block store plus an
+/// 8-byte escape store.
+const SLACK: usize = 72;
+
+/// Escape-dense blocks (at least this many flagged bytes) are translated
+/// byte by byte.
+const DENSE: u32 = 8;
+
+/// Finishes a block of `len` bytes from `p`, already stored verbatim at
+/// `pos`, whose flagged lanes are `m != 0`; `rest` is the input left from
+/// `p` on. Returns the end of the block's output and the (possibly new)
+/// end of the room. Out of line (and cold): the clean path then keeps
+/// few registers.
+///
+/// # Safety
+/// AVX-512F+BW; `p..p + len` readable; `vec`, `pos` and `cap_end` a valid
+/// [`Out`] cursor whose room invariant (see [`escape_masked`]) holds.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn escape_block<const QUOTES: bool>(
+    vec: *mut Vec<u8>,
+    pos: *mut u8,
+    cap_end: *mut u8,
+    mut m: u64,
+    p: *const u8,
+    len: usize,
+    rest: usize,
+) -> (*mut u8, *mut u8) {
+    let mut out = Out {
+        vec,
+        pos,
+        cap_end,
+        _vec: std::marker::PhantomData,
+    };
+    // SAFETY: p..p + len is readable (masked-off lanes are not read).
+    let v = unsafe { _mm512_maskz_loadu_epi8(lanes(len), p as *const i8) };
+    let dense = m.count_ones() >= DENSE;
+    // Growth: at most 5 bytes per flagged byte (a `\u00XX` escape).
+    let grow = 5 * if dense { len } else { m.count_ones() as usize };
+    let need = rest + grow + SLACK + QUOTES as usize;
+    if out.room() < need {
+        out.ensure(need, rest);
+        // The buffer may have moved: store the block again.
+        // SAFETY: SLACK >= 64 bytes of room; AVX-512F per the caller.
+        unsafe { _mm512_storeu_si512(out.pos as *mut _, v) };
+    }
+    let o = out.pos;
+    // SAFETY: lanes j < len of p are input bytes; every store ends within
+    // o + len + grow + 8 <= o + need (see the room invariant).
+    unsafe {
+        if dense {
+            let j = m.trailing_zeros() as usize;
+            return (super::translate(p.add(j), len - j, o.add(j)), out.cap_end);
+        }
+        let mut shift = 0usize;
+        let all = lanes(len);
+        loop {
+            let j = m.trailing_zeros() as usize;
+            let e = ESCAPES[*p.add(j) as usize];
+            std::ptr::write_unaligned(o.add(j + shift) as *mut [u8; 8], e.to_le_bytes());
+            shift += (e >> 56) as usize - 1;
+            // Lanes after j, each `shift` bytes further on than verbatim.
+            _mm512_mask_storeu_epi8(o.add(shift) as *mut i8, all & (!1u64 << j), v);
+            m &= m - 1;
+            if m == 0 {
+                break;
+            }
+        }
+        (o.add(len + shift), out.cap_end)
     }
 }
 
