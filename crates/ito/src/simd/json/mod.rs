@@ -49,11 +49,14 @@
 //! loads the tail partially, in a register.
 //!
 //! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON)
-//! inline, without dispatch (`escape_medium`), except in AVX-512 builds,
-//! whose masked load covers them in one block; inputs of at most 16 bytes
-//! are handled inline by the public entry points. Longer inputs call the
-//! best kernel: by name when the build guarantees its level
-//! (`dispatch::by_build_kernel!`), through the cached table otherwise.
+//! inline, without dispatch (`escape_medium`), except where the best
+//! kernel is AVX-512 (chosen at build time, or found at run time: the
+//! table's `inline_medium` is false), whose own escaper
+//! (`x86::escape_masked`, [`Block::escape_whole`]) is faster there; inputs
+//! of at most 16 bytes are handled inline by the public entry points.
+//! Longer inputs call the best kernel: by name when the build guarantees
+//! its level (`dispatch::by_build_kernel!`), through the cached table
+//! otherwise (a tail call: the dispatcher has no frame of its own).
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of [`crate::json::Options`] run through a
