@@ -110,6 +110,10 @@ impl<T: KernelTable> Dispatch<T> {
     /// `None` before the first detection. Lets a hot path leave detection
     /// to a cold tail call of its own (so it needs no frame to come back
     /// to), then call [`Dispatch::get`] there.
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(dead_code)
+    )]
     #[inline(always)]
     pub(crate) fn chosen(&'static self) -> Option<&'static T> {
         if let Some(k) = BUILD_KERNEL {

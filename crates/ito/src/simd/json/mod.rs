@@ -161,6 +161,10 @@ pub(crate) trait Block: Copy {
 
 /// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
 /// from there on (for the vector `splice` implementations).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 pub(crate) static SPLICE_MASK: [u8; 128] = {
     let mut m = [0u8; 128];
     let mut i = 64;
@@ -463,6 +467,10 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
 ///
 /// # Safety
 /// As [`escape_core`]; `start <= src.len()`.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 #[inline(always)]
 unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     dst: &mut Vec<u8>,
@@ -1187,6 +1195,10 @@ pub(crate) struct Kernels {
     /// Portable builds run inputs of 17..=64 bytes through the inline
     /// baseline block instead of this level's `quote`/`escape`
     /// (see [`escape_medium`]).
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(dead_code)
+    )]
     pub(crate) inline_medium: bool,
 }
 
@@ -1367,6 +1379,10 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 
 /// Inputs up to this long run the baseline 16-byte kernel inline in a
 /// portable build (no dispatch); longer ones the best kernel.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 const INLINE_MEDIUM: usize = 64;
 
 /// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes:
@@ -1427,6 +1443,7 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 }
 
 /// [`escape_medium`]'s first call in a portable build: detect, then go on.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 #[cold]
 #[inline(never)]
 fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
