@@ -1390,9 +1390,9 @@ const INLINE_MEDIUM: usize = 64;
 /// - builds that guarantee AVX-512: that kernel, called by name (its masked
 ///   blocks cover up to 64 bytes in one step);
 /// - builds that guarantee AVX2 or NEON: up to 64 bytes the baseline
-///   16-byte kernel's branch-free four-block path ([`medium_base`]) inline
-///   (it beats AVX2's partial loads below 32 bytes), longer inputs that
-///   level's kernel by name;
+///   16-byte kernel's branch-free four-block path ([`medium_base`], one
+///   direct call; it beats AVX2's partial loads below 32 bytes), longer
+///   inputs that level's kernel by name;
 /// - portable builds: one load of the cached table, then a tail call:
 ///   [`medium_base`] up to 64 bytes when the level asks for it
 ///   (`inline_medium`: every level but AVX-512), else the level's kernel.
@@ -1418,7 +1418,9 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             };
         }
         if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
-            return medium_base::<QUOTES>(dst, b);
+            // Out of line: `json::quote` inlines this dispatch into its
+            // callers, and the four-block path is too big to copy there.
+            return medium_base_call::<QUOTES>(dst, b);
         }
     }
     // SAFETY: the build guarantees the named level, or best() only returns
@@ -1451,7 +1453,8 @@ fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     escape_medium::<QUOTES>(dst, b)
 }
 
-/// [`medium_base`] out of line, for the portable dispatch's tail call.
+/// [`medium_base`] out of line (the dispatch above is inlined into every
+/// `json::quote` caller).
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 #[inline(never)]
 fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
