@@ -128,6 +128,11 @@ fn medium_path_every_length_and_escape_position() {
                 let mut got = b"[".to_vec();
                 json::quote(&mut got, input);
                 assert_eq!(got, want_quoted, "quote len {len} pos {pos}");
+                // With room for everything: the kernels' no-growth fast paths.
+                let mut got = Vec::with_capacity(8 * len + 256);
+                got.push(b'[');
+                json::quote(&mut got, input);
+                assert_eq!(got, want_quoted, "quote (roomy) len {len} pos {pos}");
                 let mut got = b"[".to_vec();
                 json::escape(&mut got, input);
                 assert_eq!(got, want, "escape len {len} pos {pos}");

@@ -221,7 +221,7 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     true
 }
 
-#[inline(never)]
+#[inline(always)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
     kernels::escape_medium::<true>(dst, b);
 }

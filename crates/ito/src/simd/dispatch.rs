@@ -106,6 +106,26 @@ impl<T: KernelTable> Dispatch<T> {
         self.detect()
     }
 
+    /// The table already chosen: the build's, or the one detection stored;
+    /// `None` before the first detection. Lets a hot path leave detection
+    /// to a cold tail call of its own (so it needs no frame to come back
+    /// to), then call [`Dispatch::get`] there.
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    pub(crate) fn chosen(&'static self) -> Option<&'static T> {
+        if let Some(k) = BUILD_KERNEL {
+            if let Some(t) = T::table(k) {
+                return Some(t);
+            }
+        }
+        let p = self.chosen.load(Ordering::Relaxed);
+        // SAFETY: `chosen` is only ever set (below) from a `&'static T`.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
     #[cold]
     #[inline(never)]
     fn detect(&'static self) -> &'static T {

@@ -49,11 +49,14 @@
 //! loads the tail partially, in a register.
 //!
 //! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON)
-//! inline, without dispatch (`escape_medium`), except in AVX-512 builds,
-//! whose masked load covers them in one block; inputs of at most 16 bytes
-//! are handled inline by the public entry points. Longer inputs call the
-//! best kernel: by name when the build guarantees its level
-//! (`dispatch::by_build_kernel!`), through the cached table otherwise.
+//! inline, without dispatch (`escape_medium`), except where the best
+//! kernel is AVX-512 (chosen at build time, or found at run time: the
+//! table's `inline_medium` is false), whose own escaper
+//! (`x86::escape_masked`, [`Block::escape_whole`]) is faster there; inputs
+//! of at most 16 bytes are handled inline by the public entry points.
+//! Longer inputs call the best kernel: by name when the build guarantees
+//! its level (`dispatch::by_build_kernel!`), through the cached table
+//! otherwise (a tail call: the dispatcher has no frame of its own).
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of `json::Options` run through a
@@ -69,6 +72,8 @@ use crate::simd::fault::{Fault, FaultKind};
 use crate::Kernel;
 
 pub(crate) mod bytes;
+#[cfg(test)]
+mod escape_tests;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
@@ -153,6 +158,21 @@ pub(crate) trait Block: Copy {
     /// # Safety
     /// The CPU must support the kernel.
     unsafe fn high_mask(self) -> u64;
+    /// Whether [`Block::escape_whole`] is overridden. Such a kernel also
+    /// takes the 17..=64-byte inputs that the entry points otherwise run
+    /// through the inline baseline block ([`escape_medium`]).
+    const OWN_ESCAPE: bool = false;
+    /// Escapes (with `QUOTES`, quotes) all of `src` onto `dst` with a
+    /// default-policy kernel of the block's own and returns `true`; the
+    /// default returns `false` and [`escape_core`] runs its generic loop.
+    /// AVX-512 overrides it with its masked-block kernel.
+    ///
+    /// # Safety
+    /// The CPU must support the kernel.
+    #[inline(always)]
+    unsafe fn escape_whole<const QUOTES: bool>(_dst: &mut Vec<u8>, _src: &[u8]) -> bool {
+        false
+    }
     /// Lanes `0..from` of `keep` followed by lanes `from..W` of `v`
     /// (`from < W`). Only used by blocks with `OVERLAP_TAIL`.
     ///
@@ -173,6 +193,10 @@ pub(crate) trait Block: Copy {
 
 /// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
 /// from there on (for the vector `splice` implementations).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 pub(crate) static SPLICE_MASK: [u8; 128] = {
     let mut m = [0u8; 128];
     let mut i = 64;
@@ -437,6 +461,10 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
     src: &[u8],
     replace: bool,
 ) -> Result<(), Fault> {
+    // SAFETY: CPU support per the caller.
+    if !VALIDATE && unsafe { V::escape_whole::<QUOTES>(dst, src) } {
+        return Ok(());
+    }
     let n = src.len();
     let sp = src.as_ptr();
     let pad = V::W + 8;
@@ -471,6 +499,10 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
 ///
 /// # Safety
 /// As [`escape_core`]; `start <= src.len()`.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 #[inline(always)]
 unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     dst: &mut Vec<u8>,
@@ -1150,6 +1182,14 @@ pub(crate) struct Kernels {
     pub(crate) unescape_bytes: BytesFn,
     /// Unescape to bytes, in place (`out == src`).
     pub(crate) unescape_bytes_in_place: BytesFn,
+    /// Portable builds run inputs of 17..=64 bytes through the inline
+    /// baseline block instead of this level's `quote`/`escape`
+    /// (see [`escape_medium`]).
+    #[cfg_attr(
+        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        allow(dead_code)
+    )]
+    pub(crate) inline_medium: bool,
 }
 
 /// `(src, len, out) -> decoded length | offset of the failure`; see
@@ -1231,6 +1271,7 @@ macro_rules! kernels {
             scan: $module::scan,
             unescape_bytes: $module::unescape_bytes,
             unescape_bytes_in_place: $module::unescape_bytes_in_place,
+            inline_medium: !<$block as $crate::simd::json::Block>::OWN_ESCAPE,
         };
     };
 }
@@ -1268,9 +1309,11 @@ pub(crate) fn kernels_for(kernel: Kernel) -> Option<&'static Kernels> {
 /// The best kernel table for this build and CPU (see `simd::dispatch`).
 #[inline(always)]
 pub(crate) fn best() -> &'static Kernels {
-    static CHOSEN: Dispatch<Kernels> = Dispatch::new();
     CHOSEN.get()
 }
+
+/// The JSON kernel table in use (see `simd::dispatch`).
+static CHOSEN: Dispatch<Kernels> = Dispatch::new();
 
 /// The baseline 16-byte block of this architecture (no detection needed).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -1326,43 +1369,49 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 
 /// Inputs up to this long run the baseline 16-byte kernel inline in a
 /// portable build (no dispatch); longer ones the best kernel.
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
 const INLINE_MEDIUM: usize = 64;
 
-/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes. Inputs
-/// of up to 64 bytes run the baseline 16-byte kernel (SSE2/NEON) inline:
-/// its branch-free four-block medium path beats an indirect call in a
-/// portable build and AVX2's partial loads below 32 bytes in an AVX2 build.
-/// Everything else (and everything in an AVX-512 build, whose masked loads
-/// cover up to 64 bytes in one block) runs the best kernel: called directly
-/// when the build guarantees its level, through the cached table otherwise.
+/// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes:
+///
+/// - builds that guarantee AVX-512: that kernel, called by name (its masked
+///   blocks cover up to 64 bytes in one step);
+/// - builds that guarantee AVX2 or NEON: up to 64 bytes the baseline
+///   16-byte kernel's branch-free four-block path ([`medium_base`], one
+///   direct call; it beats AVX2's partial loads below 32 bytes), longer
+///   inputs that level's kernel by name;
+/// - portable builds: one load of the cached table, then a tail call:
+///   [`medium_base`] up to 64 bytes when the level asks for it
+///   (`inline_medium`: every level but AVX-512), else the level's kernel.
+///   No frame of its own, so the kernel's is the only one.
 #[inline(always)]
 pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
-        let (n, q) = (b.len(), QUOTES as usize);
-        // Room for the blocks (at least 16 bytes even below 16) + quotes.
-        dst.reserve(n.max(16) + 2 * q);
-        // SAFETY: the reserve covers every store; the baseline block needs
-        // no CPU detection; only written bytes are committed.
-        unsafe {
-            let o = dst.as_mut_ptr().add(dst.len());
-            if QUOTES {
-                *o = b'"';
+    {
+        if dispatch::BUILD_KERNEL.is_none() {
+            let Some(k) = CHOSEN.chosen() else {
+                return escape_medium_detect::<QUOTES>(dst, b);
+            };
+            if k.inline_medium && b.len() <= INLINE_MEDIUM {
+                return medium_base_call::<QUOTES>(dst, b);
             }
-            match medium_first::<Base16, false>(b.as_ptr(), n, o.add(q)) {
-                None => {
-                    if QUOTES {
-                        *o.add(q + n) = b'"';
-                    }
-                    dst.set_len(dst.len() + n + 2 * q);
+            // SAFETY: best() only returns kernels this CPU supports.
+            return unsafe {
+                if QUOTES {
+                    (k.quote)(dst, b)
+                } else {
+                    (k.escape)(dst, b)
                 }
-                Some(i) => {
-                    dst.set_len(dst.len() + q + i);
-                    escape_rest::<QUOTES>(dst, b, i);
-                }
-            }
+            };
         }
-        return;
+        if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
+            // Out of line: `json::quote` inlines this dispatch into its
+            // callers, and the four-block path is too big to copy there.
+            return medium_base_call::<QUOTES>(dst, b);
+        }
     }
     // SAFETY: the build guarantees the named level, or best() only returns
     // kernels this CPU supports.
@@ -1381,6 +1430,55 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
                 neon => neon::neon::escape(dst, b),
                 runtime => (best().escape)(dst, b),
             )
+        }
+    }
+}
+
+/// [`escape_medium`]'s first call in a portable build: detect, then go on.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cold]
+#[inline(never)]
+fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    best();
+    escape_medium::<QUOTES>(dst, b)
+}
+
+/// [`medium_base`] out of line (the dispatch above is inlined into every
+/// `json::quote` caller).
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(never)]
+fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    medium_base::<QUOTES>(dst, b)
+}
+
+/// Escapes (with `QUOTES`, quotes) an input of at most 64 bytes with the
+/// baseline 16-byte block (no CPU detection): [`medium_first`]'s
+/// overlapping blocks, then [`escape_rest`] from the first escape.
+#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[inline(always)]
+fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    let (n, q) = (b.len(), QUOTES as usize);
+    debug_assert!(n <= INLINE_MEDIUM);
+    // Room for the blocks (at least 16 bytes even below 16) + quotes.
+    dst.reserve(n.max(16) + 2 * q);
+    // SAFETY: the reserve covers every store; the baseline block needs
+    // no CPU detection; only written bytes are committed.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        if QUOTES {
+            *o = b'"';
+        }
+        match medium_first::<Base16, false>(b.as_ptr(), n, o.add(q)) {
+            None => {
+                if QUOTES {
+                    *o.add(q + n) = b'"';
+                }
+                dst.set_len(dst.len() + n + 2 * q);
+            }
+            Some(i) => {
+                dst.set_len(dst.len() + q + i);
+                escape_rest::<QUOTES>(dst, b, i);
+            }
         }
     }
 }
