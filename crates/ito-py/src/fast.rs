@@ -155,6 +155,38 @@ unsafe fn lean<const QUOTED: bool, const BYTES: bool>(
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     let q = usize::from(QUOTED);
+    #[cfg(feature = "cpython-internals")]
+    // SAFETY: `arg` is a live str; a compact ASCII str holds its length
+    // in ASCII bytes right after its header (CPython's layout, read via
+    // pyo3-ffi's macros); `PyUnicode_New(n, 127)` returns such a str with
+    // room for `n` bytes, all written here.
+    unsafe {
+        if ffi::PyUnicode_IS_COMPACT_ASCII(arg) != 0 {
+            let n = ffi::PyUnicode_GET_LENGTH(arg) as usize;
+            let src = ffi::_PyUnicode_COMPACT_DATA(arg).cast::<u8>();
+            if n <= SHORT && !short_needs_escape(std::slice::from_raw_parts(src, n)) {
+                let obj = if BYTES {
+                    ffi::PyBytes_FromStringAndSize(std::ptr::null(), (n + 2 * q) as _)
+                } else {
+                    ffi::PyUnicode_New((n + 2 * q) as _, 127)
+                };
+                if obj.is_null() {
+                    return obj;
+                }
+                let d = if BYTES {
+                    ffi::PyBytes_AsString(obj).cast::<u8>()
+                } else {
+                    ffi::_PyUnicode_COMPACT_DATA(obj).cast::<u8>()
+                };
+                if QUOTED {
+                    *d = b'"';
+                    *d.add(n + 1) = b'"';
+                }
+                copy_short(src, d.add(q), n);
+                return obj;
+            }
+        }
+    }
     let mut len: ffi::Py_ssize_t = 0;
     // SAFETY: `arg` is a live str (contract); on success the pointer holds
     // `len` bytes of UTF-8 owned by the str, alive while `arg` is (all of
