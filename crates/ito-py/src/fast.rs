@@ -155,7 +155,12 @@ unsafe fn lean<const QUOTED: bool, const BYTES: bool>(
     arg: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
     let q = usize::from(QUOTED);
-    #[cfg(feature = "cpython-internals")]
+    // (With an abi3 feature too, e.g. `--all-features`, the build is
+    // limited-API and this block is left out.)
+    #[cfg(all(
+        feature = "cpython-internals",
+        not(any(feature = "abi3-py39", feature = "abi3-py310"))
+    ))]
     // SAFETY: `arg` is a live str; a compact ASCII str holds its length
     // in ASCII bytes right after its header (CPython's layout, read via
     // pyo3-ffi's macros); `PyUnicode_New(n, 127)` returns such a str with
