@@ -66,8 +66,20 @@ fn escaped_str<'py>(
     if text.len() >= JOIN_MIN && *options == Options::new() && !codec::needs_escape(text.as_bytes())
     {
         if !quoted {
-            // Nothing to escape: the (immutable) argument is the result.
-            return Ok(s.clone());
+            // Nothing to escape: the (immutable) argument is the result,
+            // unless it is a subclass instance (the result is a str).
+            return if s.is_exact_instance_of::<PyString>() {
+                Ok(s.clone())
+            } else {
+                // SAFETY: `s` is a live str (a subclass instance); the
+                // result is a new exact str or NULL with an exception set.
+                unsafe {
+                    Ok(
+                        Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromObject(s.as_ptr()))?
+                            .cast_into_unchecked(),
+                    )
+                }
+            };
         }
         let quote = intern!(py, "\"");
         let parts = PyTuple::new(py, [quote.as_any(), s.as_any(), quote.as_any()])?;

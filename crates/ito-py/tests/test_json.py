@@ -238,9 +238,10 @@ def test_fast_entry_and_fallback_agree(name):
     import inspect
 
     f = getattr(ij, name)
-    for s in ["", "plain", 'q"\\\n', "é😀\x01", "x" * 100]:
+    for s in ["", "plain", 'q"\\\n', "é😀\x01", "x" * 100, "x" * 40]:
         fast = f(s)
         assert f(StrSub(s)) == fast  # not an exact str: fallback
+        assert type(f(StrSub(s))) is type(fast) is (bytes if name.endswith("bytes") else str)
         assert f(s, ascii_only=False) == fast  # keywords: fallback
         if name.endswith("bytes"):
             assert f(s.encode()) == fast  # bytes: fallback
