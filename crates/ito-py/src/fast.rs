@@ -233,7 +233,9 @@ unsafe fn lean<const QUOTED: bool, const BYTES: bool>(
             return arg;
         }
         let mut buf = [b'"'; SHORT + 2];
-        buf[1..=n].copy_from_slice(text);
+        // SAFETY: `n <= SHORT`, so `buf[1..=n]` is in bounds; `text` is
+        // `n` readable bytes elsewhere.
+        unsafe { copy_short(text.as_ptr(), buf.as_mut_ptr().add(1), n) };
         // SAFETY: `buf[..n + 2]` is `"`, the UTF-8 text, `"`: valid UTF-8.
         return unsafe { ffi::PyUnicode_FromStringAndSize(buf.as_ptr().cast(), (n + 2) as _) };
     }
