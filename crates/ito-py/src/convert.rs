@@ -6,7 +6,7 @@
 //!
 //! Results: a `bytes` result made of pieces we hold (a clean string and
 //! its quotes) is allocated once and written in place
-//! ([`bytes_from_parts`]); other results are rendered into a per-thread
+//! ([`clean_bytes`]); other results are rendered into a per-thread
 //! scratch buffer that is reused across calls ([`with_scratch`]) and copied
 //! into the new object, so a short string costs no heap allocation of
 //! ours, only the Python object's own.
@@ -113,26 +113,50 @@ pub(crate) fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py
     }
 }
 
-/// A new `bytes` object holding the concatenation of `parts`, written
-/// straight into the object's buffer.
+/// Clean text is scanned and copied in pieces of this size, so that the
+/// copy reads what the scan has just brought into L1.
+const CHUNK: usize = 8192;
+
+/// `quote`, `text`, `quote` as a new `bytes` object written straight into
+/// its buffer (one copy of `text`), if `text` needs no JSON escaping;
+/// `None` if it does. The scan stops at the first piece that needs
+/// escaping (a half-written object is dropped unseen).
 #[inline]
-pub(crate) fn bytes_from_parts<'py>(
+pub(crate) fn clean_bytes<'py>(
     py: Python<'py>,
-    parts: &[&[u8]],
-) -> PyResult<Bound<'py, PyBytes>> {
-    let len: usize = parts.iter().map(|p| p.len()).sum();
+    text: &[u8],
+    quote: &[u8],
+) -> Option<PyResult<Bound<'py, PyBytes>>> {
+    let (first, rest) = text.split_at(text.len().min(CHUNK));
+    if ito::json::needs_escape(first) {
+        return None;
+    }
+    let q = quote.len();
     // SAFETY: a null source asks CPython for an uninitialised buffer of
-    // `len` bytes (plus its own trailing NUL); every one of them is written
-    // below before the object is handed to Python.
+    // `text.len() + 2q` bytes (plus its own trailing NUL); the writes below
+    // fill exactly `[0, q)`, `[q, q + text.len())` and the last `q` bytes,
+    // in bounds, before the object is handed to Python. An object dropped
+    // early (text needing escapes) is freed without being read.
     unsafe {
+        let len = text.len() + 2 * q;
         let obj = ffi::PyBytes_FromStringAndSize(std::ptr::null(), len as ffi::Py_ssize_t);
-        let obj = Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked::<PyBytes>();
-        let mut at = ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>();
-        for part in parts {
-            std::ptr::copy_nonoverlapping(part.as_ptr(), at, part.len());
-            at = at.add(part.len());
+        let obj = match Bound::from_owned_ptr_or_err(py, obj) {
+            Ok(obj) => obj.cast_into_unchecked::<PyBytes>(),
+            Err(e) => return Some(Err(e)),
+        };
+        let d = ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>();
+        std::ptr::copy_nonoverlapping(quote.as_ptr(), d, q);
+        std::ptr::copy_nonoverlapping(first.as_ptr(), d.add(q), first.len());
+        let mut at = q + first.len();
+        for chunk in rest.chunks(CHUNK) {
+            if ito::json::needs_escape(chunk) {
+                return None;
+            }
+            std::ptr::copy_nonoverlapping(chunk.as_ptr(), d.add(at), chunk.len());
+            at += chunk.len();
         }
-        Ok(obj)
+        std::ptr::copy_nonoverlapping(quote.as_ptr(), d.add(at), q);
+        Some(Ok(obj))
     }
 }
 

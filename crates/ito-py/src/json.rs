@@ -1,13 +1,14 @@
 //! `ito_codecs.json`: JSON string literals (`ito::json`).
 
 use crate::convert::{
-    bytes_from_parts, error, new_bytes, str_from_utf8, str_from_wtf8, str_utf8, text_or_bytes,
+    clean_bytes, error, new_bytes, str_from_utf8, str_from_wtf8, str_utf8, text_or_bytes,
     with_scratch, Input,
 };
 use crate::fast::{fast_entry, install};
 use ito::json::{self as codec, Options};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::{ffi, intern};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The escaping functions take the hand-written entry points of
@@ -23,54 +24,85 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-fast_entry!(quote_entry, quote_fast);
-fast_entry!(quote_bytes_entry, quote_bytes_fast);
-fast_entry!(escape_entry, escape_fast);
-fast_entry!(escape_bytes_entry, escape_bytes_fast);
+fast_entry!(quote_entry, quote_fast, true, false);
+fast_entry!(quote_bytes_entry, quote_bytes_fast, true, true);
+fast_entry!(escape_entry, escape_fast, false, false);
+fast_entry!(escape_bytes_entry, escape_bytes_fast, false, true);
 
-/// `quote(s)` with default options.
-fn quote_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(escaped_str(s, &Options::new(), true)?.into_any())
+// The default-options paths of `fast.rs` for what its inline path does not
+// finish (long or escaped text); `text` is `s`'s UTF-8 form.
+
+fn quote_fast<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(escaped_str(s, text, &Options::new(), true)?.into_any())
 }
 
-/// `quote_bytes(s)` with default options and a `str`.
-fn quote_bytes_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(escaped_bytes(s.py(), Input::Str(str_utf8(s)?), &Options::new(), true)?.into_any())
+fn quote_bytes_fast<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(escaped_bytes(s.py(), Input::Str(text), &Options::new(), true)?.into_any())
 }
 
-/// `escape(s)` with default options.
-fn escape_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(escaped_str(s, &Options::new(), false)?.into_any())
+fn escape_fast<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(escaped_str(s, text, &Options::new(), false)?.into_any())
 }
 
-/// `escape_bytes(s)` with default options and a `str`.
-fn escape_bytes_fast<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(escaped_bytes(s.py(), Input::Str(str_utf8(s)?), &Options::new(), false)?.into_any())
+fn escape_bytes_fast<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(escaped_bytes(s.py(), Input::Str(text), &Options::new(), false)?.into_any())
 }
 
-/// `s` escaped under `options` as a new `str`, quoted if `quoted`.
+/// Clean text at least this long gets its `str` result by joining the
+/// argument itself between two quote characters (one copy, no UTF-8
+/// decoding) instead of decoding the escaped UTF-8.
+const JOIN_MIN: usize = 64;
+
+/// `s` (whose UTF-8 form is `text`) escaped under `options` as a new `str`,
+/// quoted if `quoted`.
 #[inline]
 fn escaped_str<'py>(
     s: &Bound<'py, PyString>,
+    text: &str,
     options: &Options,
     quoted: bool,
 ) -> PyResult<Bound<'py, PyString>> {
-    let text = str_utf8(s)?;
+    let py = s.py();
+    if text.len() >= JOIN_MIN && *options == Options::new() && !codec::needs_escape(text.as_bytes())
+    {
+        if !quoted {
+            // Nothing to escape: the (immutable) argument is the result,
+            // unless it is a subclass instance (the result is a str).
+            return if s.is_exact_instance_of::<PyString>() {
+                Ok(s.clone())
+            } else {
+                // SAFETY: `s` is a live str (a subclass instance); the
+                // result is a new exact str or NULL with an exception set.
+                unsafe {
+                    Ok(
+                        Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromObject(s.as_ptr()))?
+                            .cast_into_unchecked(),
+                    )
+                }
+            };
+        }
+        let quote = intern!(py, "\"");
+        let parts = PyTuple::new(py, [quote.as_any(), s.as_any(), quote.as_any()])?;
+        let empty = PyString::new(py, "");
+        // SAFETY: both arguments are live objects; the result is a new
+        // reference or NULL with an exception set.
+        return unsafe {
+            Ok(Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyUnicode_Join(empty.as_ptr(), parts.as_ptr()),
+            )?
+            .cast_into_unchecked())
+        };
+    }
     Ok(with_scratch(|buf| {
         if quoted {
             codec::quote_with(buf, text, options);
         } else {
             codec::escape_with(buf, text, options);
         }
-        str_from_utf8(s.py(), buf)
+        str_from_utf8(py, buf)
     }))
 }
-
-/// Clean `str` input at least this long is written straight into the new
-/// `bytes` object after a scan (saving a copy of the whole text); shorter
-/// input goes through ito's inlined short path and the scratch buffer,
-/// which measured faster than scanning first at 16 bytes.
-const DIRECT_MIN: usize = 64;
 
 /// `s` escaped under `options` as new UTF-8 `bytes`, quoted if `quoted`
 /// (`bytes` input is checked as UTF-8).
@@ -82,10 +114,11 @@ fn escaped_bytes<'py>(
     quoted: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if let Input::Str(text) = s {
-        let text = text.as_bytes();
-        if text.len() >= DIRECT_MIN && *options == Options::new() && !codec::needs_escape(text) {
+        if *options == Options::new() {
             let quote: &[u8] = if quoted { b"\"" } else { b"" };
-            return bytes_from_parts(py, &[quote, text, quote]);
+            if let Some(obj) = clean_bytes(py, text.as_bytes(), quote) {
+                return obj;
+            }
         }
     }
     with_scratch(|buf| {
@@ -104,7 +137,6 @@ fn escaped_bytes<'py>(
         new_bytes(py, out)
     })
 }
-
 fn json_error(py: Python<'_>, e: codec::Error) -> PyErr {
     error(py, e.to_string(), e.offset(), None)
 }
@@ -164,7 +196,7 @@ fn quote<'py>(
         escape_del_and_c1,
         uppercase_hex,
     );
-    escaped_str(s, &options, true)
+    escaped_str(s, str_utf8(s)?, &options, true)
 }
 
 /// :func:`quote` returning UTF-8 ``bytes`` (what ``orjson.dumps(s)``
@@ -236,7 +268,7 @@ fn escape<'py>(
         escape_del_and_c1,
         uppercase_hex,
     );
-    escaped_str(s, &options, false)
+    escaped_str(s, str_utf8(s)?, &options, false)
 }
 
 /// :func:`escape` returning UTF-8 ``bytes``; ``s`` may be ``str`` or

@@ -72,14 +72,37 @@ def test_quote_matches_json_dumps():
 
 
 def test_every_short_length_and_position():
-    # The short-string fast paths: every length 0..70, the special byte at
-    # every position.
+    # The short-string fast paths (the entry's SWAR check and inline copy up
+    # to 32 bytes, ito's short path): every length 0..70, the special byte
+    # at every position, every clean length.
+    specials = '"\\' + "".join(map(chr, range(0x20))) + " \x7f\x80é/!#[]^_`{|}~"
     for n in range(70):
-        for at in range(n):
-            for ch in '"\\\n\x00\x1f é':
-                s = "a" * at + ch + "b" * (n - at - 1)
-                assert ij.quote(s) == json.dumps(s, ensure_ascii=False), (n, at, ch)
-                assert ij.quote_bytes(s) == json.dumps(s, ensure_ascii=False).encode()
+        clean = "".join(chr(0x21 + (i * 7) % 0x5E) for i in range(n)).replace('"', "#").replace("\\", "]")
+        for s in [clean] + [clean[:at] + ch + clean[at + 1:] for at in range(n) for ch in specials]:
+            want = json.dumps(s, ensure_ascii=False)
+            assert ij.quote(s) == want, (n, s)
+            assert ij.quote_bytes(s) == want.encode(), (n, s)
+            assert ij.escape(s) == want[1:-1], (n, s)
+            assert ij.escape_bytes(s) == want[1:-1].encode(), (n, s)
+
+
+def test_long_clean_paths_and_chunk_edges():
+    # Clean text is scanned and copied in 8 KiB pieces straight into the
+    # result (bytes), or joined between quotes (str): a special character
+    # at or around every piece boundary, at the ends, and none at all.
+    base = "abcdefgh" * 3000  # 24,000 bytes: three pieces
+    for at in [0, 1, 63, 64, 8191, 8192, 8193, 16383, 16384, 23999, None]:
+        for ch in ['"', "\n", "\\"]:
+            s = base if at is None else base[:at] + ch + base[at + 1:]
+            want = json.dumps(s, ensure_ascii=False)
+            assert ij.quote(s) == want, at
+            assert ij.quote_bytes(s) == want.encode(), at
+            assert ij.escape(s) == want[1:-1], at
+            assert ij.escape_bytes(s) == want[1:-1].encode(), at
+    for s in ["x" * 64, "é" * 40, "日本語" * 30, "😀" * 100, base]:
+        want = json.dumps(s, ensure_ascii=False)
+        assert ij.quote(s) == want and type(ij.quote(s)) is str
+        assert ij.escape(s) == s
 
 
 @pytest.mark.parametrize("option", OPTIONS)
@@ -215,9 +238,10 @@ def test_fast_entry_and_fallback_agree(name):
     import inspect
 
     f = getattr(ij, name)
-    for s in ["", "plain", 'q"\\\n', "é😀\x01", "x" * 100]:
+    for s in ["", "plain", 'q"\\\n', "é😀\x01", "x" * 100, "x" * 40]:
         fast = f(s)
         assert f(StrSub(s)) == fast  # not an exact str: fallback
+        assert type(f(StrSub(s))) is type(fast) is (bytes if name.endswith("bytes") else str)
         assert f(s, ascii_only=False) == fast  # keywords: fallback
         if name.endswith("bytes"):
             assert f(s.encode()) == fast  # bytes: fallback

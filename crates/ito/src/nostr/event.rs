@@ -418,8 +418,8 @@ impl<'a> Parser<'a> {
         }
         let start = self.pos + 1;
         let (end, escaped) = scan::string_end(self.src, start)?;
-        if let Err(e) = std::str::from_utf8(&self.src[start..end]) {
-            return Err(Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8));
+        if let Err(at) = crate::simd::utf8::validate(&self.src[start..end]) {
+            return Err(Error::new(start + at, ErrorKind::InvalidUtf8));
         }
         self.pos = end + 1;
         Ok(Str {
@@ -730,8 +730,8 @@ impl<'a> Parser<'a> {
         let (start, len, compact) = self.tags()?;
         // Every string inside was UTF-8 validated and everything else is
         // ASCII, so this cannot fail; it is checked rather than assumed.
-        let raw = std::str::from_utf8(&self.src[start..self.pos])
-            .map_err(|e| Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8))?;
+        let raw = crate::simd::utf8::validate(&self.src[start..self.pos])
+            .map_err(|at| Error::new(start + at, ErrorKind::InvalidUtf8))?;
         Ok(Tags { raw, len, compact })
     }
 
@@ -742,14 +742,16 @@ impl<'a> Parser<'a> {
         let raw = &self.src[s.start..s.end];
         if !s.escaped {
             // Validated by string().
-            return std::str::from_utf8(raw)
+            return crate::simd::utf8::validate(raw)
                 .map(Cow::Borrowed)
-                .map_err(|e| Error::new(s.start + e.valid_up_to(), ErrorKind::InvalidUtf8));
+                .map_err(|at| Error::new(s.start + at, ErrorKind::InvalidUtf8));
         }
         let mut out = Vec::with_capacity(raw.len());
         scan::unescape_into(&mut out, raw).map_err(|e| e.shifted(s.start))?;
-        String::from_utf8(out)
-            .map(Cow::Owned)
-            .map_err(|_| Error::new(s.start, ErrorKind::InvalidUtf8))
+        if crate::simd::utf8::validate(&out).is_err() {
+            return Err(Error::new(s.start, ErrorKind::InvalidUtf8));
+        }
+        // SAFETY: `out` was just validated as UTF-8.
+        Ok(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }))
     }
 }
