@@ -15,7 +15,9 @@
 //! hashing, the common case), longer lists are hash sets keyed with ito's
 //! per-process random seed, so a filter with thousands of ids or authors
 //! still costs one lookup per event and cannot be flooded with colliding
-//! keys.
+//! keys. Lists of up to four values are held inline, so parsing a
+//! filter with short lists allocates nothing (tag values borrow from the
+//! input unless escaped).
 //!
 //! Parsing follows NIP-01 strictly where it speaks (see [`Filter::parse`])
 //! and ignores fields it does not define, after validating their JSON, as
@@ -31,8 +33,17 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 
+use smallvec::SmallVec;
+
 /// Lists longer than this are looked up through a hash set.
 const HASH_ABOVE: usize = 8;
+
+/// Lists of up to this many values are stored inside the [`Set`] (no heap
+/// allocation); longer short lists spill to the heap.
+const INLINE: usize = 4;
+
+/// The list representation: inline up to `INLINE` values.
+type List<T> = SmallVec<[T; INLINE]>;
 
 /// Hashes with XXH3 keyed by ito's per-process random seed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,7 +82,7 @@ impl Hasher for SeededHasher {
 
 #[derive(Clone)]
 enum Repr<T> {
-    List(Vec<T>),
+    List(List<T>),
     Hashed(HashSet<T, SeededState>),
 }
 
@@ -143,7 +154,7 @@ impl<T: Hash + Eq> Set<T> {
         }
     }
 
-    fn from_vec(values: Vec<T>) -> Set<T> {
+    fn from_list(values: List<T>) -> Set<T> {
         if values.len() > HASH_ABOVE {
             Set(Repr::Hashed(values.into_iter().collect()))
         } else {
@@ -154,7 +165,7 @@ impl<T: Hash + Eq> Set<T> {
 
 impl<T: Hash + Eq> FromIterator<T> for Set<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Set<T> {
-        Set::from_vec(iter.into_iter().collect())
+        Set::from_list(iter.into_iter().collect())
     }
 }
 
@@ -221,8 +232,9 @@ pub struct Filter<'a> {
     /// `limit`: how many stored events the client wants at first (not a
     /// matching condition).
     pub limit: Option<u64>,
-    /// `#x` conditions, at most one per letter, in input order.
-    pub tags: Vec<TagFilter<'a>>,
+    /// `#x` conditions, at most one per letter, in input order (two are
+    /// held inline; `Vec::into` builds one).
+    pub tags: SmallVec<[TagFilter<'a>; 2]>,
     /// `search` (NIP-50), decoded; not used by [`Filter::matches`].
     pub search: Option<Cow<'a, str>>,
 }
@@ -308,12 +320,11 @@ impl<'a> Filter<'a> {
                 .into_iter()
                 .map(|t| TagFilter {
                     name: t.name,
-                    values: Set::from_vec(
-                        t.values
-                            .iter()
-                            .map(|v| Cow::Owned(v.clone().into_owned()))
-                            .collect(),
-                    ),
+                    values: t
+                        .values
+                        .iter()
+                        .map(|v| Cow::Owned(v.clone().into_owned()))
+                        .collect(),
                 })
                 .collect(),
             search: self.search.map(|s| Cow::Owned(s.into_owned())),
@@ -458,15 +469,18 @@ fn array<'a, T>(
     p: &mut Parser<'a>,
     what: &'static str,
     mut item: impl FnMut(&mut Parser<'a>) -> Result<T, Error>,
-) -> Result<Vec<T>, Error> {
+) -> Result<Set<T>, Error>
+where
+    T: Hash + Eq,
+{
     if p.peek() != Some(b'[') {
         return Err(Error::expected(p.src, p.pos, what));
     }
     p.pos += 1;
-    let mut out = Vec::new();
+    let mut out = List::new();
     if p.peek() == Some(b']') {
         p.pos += 1;
-        return Ok(out);
+        return Ok(Set::from_list(out));
     }
     loop {
         out.push(item(p)?);
@@ -474,7 +488,7 @@ fn array<'a, T>(
             Some(b',') => p.pos += 1,
             Some(b']') => {
                 p.pos += 1;
-                return Ok(out);
+                return Ok(Set::from_list(out));
             }
             _ => return Err(Error::expected(p.src, p.pos, "`,` or `]`")),
         }
@@ -482,14 +496,13 @@ fn array<'a, T>(
 }
 
 fn hex_set(p: &mut Parser<'_>) -> Result<Set<[u8; 32]>, Error> {
-    array(p, "an array of hex strings", |p| p.hex::<32>()).map(Set::from_vec)
+    array(p, "an array of hex strings", |p| p.hex::<32>())
 }
 
 fn kinds(p: &mut Parser<'_>) -> Result<Set<u16>, Error> {
     array(p, "an array of kinds", |p| {
         p.uint(u16::MAX as u64).map(|k| k as u16)
     })
-    .map(Set::from_vec)
 }
 
 /// A string, decoded (borrowed unless it has escapes).
@@ -506,7 +519,6 @@ fn tag_values<'a>(p: &mut Parser<'a>, hex: bool) -> Result<Set<Cow<'a, str>>, Er
         }
         Ok(value)
     })
-    .map(Set::from_vec)
 }
 
 /// `#e` and `#p` values: exactly 64 lowercase hex digits.
