@@ -345,22 +345,6 @@ impl<'a> Event<'a> {
     }
 }
 
-/// Appends the decimal digits of `v`.
-#[inline]
-pub(crate) fn push_u64(dst: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    dst.extend_from_slice(&buf[i..]);
-}
-
 /// Outcome of reading a string token: the text between the quotes is
 /// `src[start..end]`, with backslash escapes when `escaped`.
 pub(crate) struct Str {
@@ -416,11 +400,21 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'"') {
             return Err(Error::expected(self.src, self.pos, what));
         }
+        let s = self.string_unchecked_utf8()?;
+        if let Err(at) = crate::simd::utf8::validate(&self.src[s.start..s.end]) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
+        Ok(s)
+    }
+
+    /// A string token whose escapes and control bytes are validated but
+    /// not its UTF-8 (for hex fields, whose decoder rejects every byte
+    /// that is not an ASCII digit; the caller checks UTF-8 on failure so
+    /// that errors stay the same).
+    #[inline]
+    fn string_unchecked_utf8(&mut self) -> Result<Str, Error> {
         let start = self.pos + 1;
         let (end, escaped) = scan::string_end(self.src, start)?;
-        if let Err(e) = std::str::from_utf8(&self.src[start..end]) {
-            return Err(Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8));
-        }
         self.pos = end + 1;
         Ok(Str {
             start,
@@ -430,8 +424,21 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
-        let s = self.string("a hex string")?;
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, "a hex string"));
+        }
+        let s = self.string_unchecked_utf8()?;
         let raw = &self.src[s.start..s.end];
+        if !s.escaped {
+            // The common case: plain lowercase digits, no UTF-8 check
+            // needed (every byte is ASCII when decoding succeeds).
+            if let Ok(bytes) = crate::hex::decode_array_lower::<N>(raw) {
+                return Ok(bytes);
+            }
+        }
+        if let Err(at) = crate::simd::utf8::validate(raw) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
         if s.escaped {
             // `"\u0061..."` is the same string as `"a..."`: decode, then
             // read the hex (errors point at the string's start).
@@ -650,8 +657,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
-        let s = self.string("a string (field name)")?;
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, "a string (field name)"));
+        }
+        let s = self.string_unchecked_utf8()?;
         let raw = &self.src[s.start..s.end];
+        if !s.escaped {
+            // A NIP-01 name is ASCII: no UTF-8 check needed when it matches.
+            if let Some(field) = Field::ALL.into_iter().find(|f| f.name().as_bytes() == raw) {
+                return Ok((Some(field), s.start - 1));
+            }
+        }
+        if let Err(at) = crate::simd::utf8::validate(raw) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
         let field = if s.escaped {
             let mut buf = Vec::new();
             scan::unescape_into(&mut buf, raw)?;
@@ -730,8 +749,10 @@ impl<'a> Parser<'a> {
         let (start, len, compact) = self.tags()?;
         // Every string inside was UTF-8 validated and everything else is
         // ASCII, so this cannot fail; it is checked rather than assumed.
-        let raw = std::str::from_utf8(&self.src[start..self.pos])
-            .map_err(|e| Error::new(start + e.valid_up_to(), ErrorKind::InvalidUtf8))?;
+        // SAFETY: as said above: string() validated the UTF-8 of every
+        // string in the array and the parser accepted only ASCII tokens
+        // and whitespace between them.
+        let raw = unsafe { std::str::from_utf8_unchecked(&self.src[start..self.pos]) };
         Ok(Tags { raw, len, compact })
     }
 
@@ -741,15 +762,15 @@ impl<'a> Parser<'a> {
         let s = self.string("a string")?;
         let raw = &self.src[s.start..s.end];
         if !s.escaped {
-            // Validated by string().
-            return std::str::from_utf8(raw)
-                .map(Cow::Borrowed)
-                .map_err(|e| Error::new(s.start + e.valid_up_to(), ErrorKind::InvalidUtf8));
+            // SAFETY: string() validated the UTF-8 of exactly these bytes.
+            return Ok(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(raw) }));
         }
         let mut out = Vec::with_capacity(raw.len());
         scan::unescape_into(&mut out, raw).map_err(|e| e.shifted(s.start))?;
-        String::from_utf8(out)
-            .map(Cow::Owned)
-            .map_err(|_| Error::new(s.start, ErrorKind::InvalidUtf8))
+        if crate::simd::utf8::validate(&out).is_err() {
+            return Err(Error::new(s.start, ErrorKind::InvalidUtf8));
+        }
+        // SAFETY: validated just above.
+        Ok(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }))
     }
 }
