@@ -557,6 +557,28 @@ mod tests {
     }
 
     #[test]
+    fn parsed_lists_keep_every_value_across_the_inline_and_hash_boundaries() {
+        // 0..=12 values: inline (<= 4), spilled (5..=8), hashed (> 8).
+        for n in 0..=12u16 {
+            let list: Vec<String> = (0..n).map(|k| (k * 5).to_string()).collect();
+            let tags: Vec<String> = (0..n).map(|k| format!("\"v{k}\"")).collect();
+            let json = format!(
+                r##"{{"kinds":[{}],"#t":[{}]}}"##,
+                list.join(","),
+                tags.join(",")
+            );
+            let filter = Filter::parse(json.as_bytes()).unwrap();
+            let kinds = filter.kinds.as_ref().unwrap();
+            let t = &filter.tags[0].values;
+            assert_eq!((kinds.len(), t.len()), (n as usize, n as usize), "{json}");
+            for k in 0..n * 5 + 5 {
+                assert_eq!(kinds.contains(&k), k % 5 == 0 && k < n * 5, "{n} {k}");
+                assert_eq!(t.contains(format!("v{k}").as_str()), k < n, "{n} {k}");
+            }
+        }
+    }
+
+    #[test]
     fn every_tag_letter_has_its_own_bit() {
         let mut all = 0u64;
         for c in (b'a'..=b'z').chain(b'A'..=b'Z') {
