@@ -407,6 +407,22 @@ impl<'a> Parser<'a> {
         Ok(s)
     }
 
+    /// An object key: a string token whose UTF-8 is checked only when it
+    /// has bytes past ASCII (every name the parsers look for is ASCII).
+    pub(crate) fn key_string(&mut self, what: &'static str) -> Result<Str, Error> {
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, what));
+        }
+        let s = self.string_unchecked_utf8()?;
+        let raw = &self.src[s.start..s.end];
+        if !raw.is_ascii() {
+            if let Err(at) = crate::simd::utf8::validate(raw) {
+                return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+            }
+        }
+        Ok(s)
+    }
+
     /// A string token whose escapes and control bytes are validated but
     /// not its UTF-8 (for hex fields, whose decoder rejects every byte
     /// that is not an ASCII digit; the caller checks UTF-8 on failure so
@@ -484,6 +500,16 @@ impl<'a> Parser<'a> {
         let mut v: u64 = 0;
         let mut i = start;
         let mut overflow = false;
+        // Up to 19 digits cannot overflow a u64: no checked arithmetic.
+        let fast_end = self.src.len().min(start + 19);
+        while i < fast_end {
+            let d = self.src[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + d as u64;
+            i += 1;
+        }
         while let Some(&c @ b'0'..=b'9') = self.src.get(i) {
             match v
                 .checked_mul(10)

@@ -256,7 +256,8 @@ impl<'a> Filter<'a> {
     /// ```
     pub fn parse(json: &'a [u8]) -> Result<Filter<'a>, Error> {
         let mut p = Parser::new(json);
-        let filter = parse_filter(&mut p, 1)?;
+        let mut filter = Filter::default();
+        parse_filter(&mut p, 1, &mut filter)?;
         p.end()?;
         Ok(filter)
     }
@@ -377,22 +378,27 @@ fn tag_bit(letter: u8) -> u64 {
     1 << (8 + index)
 }
 
-/// One filter object at the parser's position; `depth` is the nesting
-/// level of the object (1 on its own, 2 inside a message).
-pub(crate) fn parse_filter<'a>(p: &mut Parser<'a>, depth: u32) -> Result<Filter<'a>, Error> {
+/// One filter object at the parser's position, parsed into `filter` (a
+/// default one: filled in place, since an inline `Filter` is large to
+/// move); `depth` is the nesting level of the object (1 on its own, 2
+/// inside a message).
+pub(crate) fn parse_filter<'a>(
+    p: &mut Parser<'a>,
+    depth: u32,
+    filter: &mut Filter<'a>,
+) -> Result<(), Error> {
     if p.peek() != Some(b'{') {
         return Err(Error::expected(p.src, p.pos, "a filter object"));
     }
     p.pos += 1;
-    let mut filter = Filter::default();
     if p.peek() == Some(b'}') {
         p.pos += 1;
-        return Ok(filter);
+        return Ok(());
     }
     let mut seen = 0u64;
     let mut key_buf = Vec::new();
     loop {
-        let key = p.string("a string (filter field name)")?;
+        let key = p.key_string("a string (filter field name)")?;
         let key_at = key.start - 1;
         let raw = &p.src[key.start..key.end];
         let name: &[u8] = if key.escaped {
@@ -452,7 +458,7 @@ pub(crate) fn parse_filter<'a>(p: &mut Parser<'a>, depth: u32) -> Result<Filter<
             Some(b',') => p.pos += 1,
             Some(b'}') => {
                 p.pos += 1;
-                return Ok(filter);
+                return Ok(());
             }
             _ => return Err(Error::expected(p.src, p.pos, "`,` or `}`")),
         }
