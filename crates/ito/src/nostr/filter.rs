@@ -439,19 +439,21 @@ pub(crate) fn parse_filter<'a>(
         p.eat(b':', "`:`")?;
         match bit {
             0 => p.skip_value(depth)?,
-            IDS => filter.ids = Some(hex_set(p)?),
-            AUTHORS => filter.authors = Some(hex_set(p)?),
-            KINDS => filter.kinds = Some(kinds(p)?),
+            IDS => hex_set(p, filter.ids.insert(empty()))?,
+            AUTHORS => hex_set(p, filter.authors.insert(empty()))?,
+            KINDS => kinds(p, filter.kinds.insert(empty()))?,
             SINCE => filter.since = Some(p.uint(u64::MAX)?),
             UNTIL => filter.until = Some(p.uint(u64::MAX)?),
             LIMIT => filter.limit = Some(p.uint(u64::MAX)?),
             SEARCH => filter.search = Some(string_value(p)?),
             _ => {
-                let values = tag_values(p, matches!(tag_name, b'e' | b'p'))?;
                 filter.tags.push(TagFilter {
                     name: tag_name,
-                    values,
+                    values: empty(),
                 });
+                let last = filter.tags.len() - 1;
+                let hex = matches!(tag_name, b'e' | b'p');
+                tag_values(p, hex, &mut filter.tags[last].values)?;
             }
         }
         match p.peek() {
@@ -474,8 +476,9 @@ fn is_one_char(bytes: &[u8]) -> bool {
 fn array<'a, T>(
     p: &mut Parser<'a>,
     what: &'static str,
+    set: &mut Set<T>,
     mut item: impl FnMut(&mut Parser<'a>) -> Result<T, Error>,
-) -> Result<Set<T>, Error>
+) -> Result<(), Error>
 where
     T: Hash + Eq,
 {
@@ -483,10 +486,14 @@ where
         return Err(Error::expected(p.src, p.pos, what));
     }
     p.pos += 1;
-    let mut out = List::new();
+    // Filled in place (a `Set` of ids is 140 bytes: no moves).
+    set.0 = Repr::List(List::new());
+    let Repr::List(out) = &mut set.0 else {
+        unreachable!("set just above")
+    };
     if p.peek() == Some(b']') {
         p.pos += 1;
-        return Ok(Set::from_list(out));
+        return Ok(());
     }
     loop {
         out.push(item(p)?);
@@ -494,19 +501,27 @@ where
             Some(b',') => p.pos += 1,
             Some(b']') => {
                 p.pos += 1;
-                return Ok(Set::from_list(out));
+                if out.len() > HASH_ABOVE {
+                    *set = Set::from_list(std::mem::take(out));
+                }
+                return Ok(());
             }
             _ => return Err(Error::expected(p.src, p.pos, "`,` or `]`")),
         }
     }
 }
 
-fn hex_set(p: &mut Parser<'_>) -> Result<Set<[u8; 32]>, Error> {
-    array(p, "an array of hex strings", |p| p.hex::<32>())
+/// An empty list for [`array`] to fill.
+fn empty<T>() -> Set<T> {
+    Set(Repr::List(List::new()))
 }
 
-fn kinds(p: &mut Parser<'_>) -> Result<Set<u16>, Error> {
-    array(p, "an array of kinds", |p| {
+fn hex_set(p: &mut Parser<'_>, set: &mut Set<[u8; 32]>) -> Result<(), Error> {
+    array(p, "an array of hex strings", set, |p| p.hex::<32>())
+}
+
+fn kinds(p: &mut Parser<'_>, set: &mut Set<u16>) -> Result<(), Error> {
+    array(p, "an array of kinds", set, |p| {
         p.uint(u16::MAX as u64).map(|k| k as u16)
     })
 }
@@ -516,8 +531,8 @@ pub(crate) fn string_value<'a>(p: &mut Parser<'a>) -> Result<Cow<'a, str>, Error
     p.string_value()
 }
 
-fn tag_values<'a>(p: &mut Parser<'a>, hex: bool) -> Result<Set<Cow<'a, str>>, Error> {
-    array(p, "an array of strings", |p| {
+fn tag_values<'a>(p: &mut Parser<'a>, hex: bool, set: &mut Set<Cow<'a, str>>) -> Result<(), Error> {
+    array(p, "an array of strings", set, |p| {
         let start = p.peek().map_or(p.pos, |_| p.pos + 1);
         let value = string_value(p)?;
         if hex {
