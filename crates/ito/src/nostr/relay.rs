@@ -102,15 +102,23 @@ impl RelayMessage<'_> {
     /// assert_eq!(out, br#"["COUNT","q",{"count":238,"approximate":true}]"#);
     /// ```
     pub fn write(&self, out: &mut Vec<u8>) {
+        if let RelayMessage::Event {
+            subscription_id,
+            event,
+        } = *self
+        {
+            // The hot message: no Writer state, one reservation for the
+            // event (the id is short).
+            out.extend_from_slice(b"[\"EVENT\",");
+            crate::json::quote(out, subscription_id);
+            out.push(b',');
+            write_event(out, event);
+            out.push(b']');
+            return;
+        }
         let mut a = Writer::new(out).array();
         match *self {
-            RelayMessage::Event {
-                subscription_id,
-                event,
-            } => {
-                a.push("EVENT").push(subscription_id);
-                event.write_json(a.slot());
-            }
+            RelayMessage::Event { .. } => unreachable!("written above"),
             RelayMessage::EventRaw {
                 subscription_id,
                 event,
