@@ -600,6 +600,15 @@ mod tests {
     }
 
     #[test]
+    fn inline_lists_keep_a_filter_small_enough_to_hold_thousands() {
+        // The price of inline lists: a filter is a few hundred bytes (one
+        // allocation of the Vec holds all of a REQ's filters).
+        let size = std::mem::size_of::<Filter<'_>>();
+        eprintln!("size_of::<Filter>() = {size}");
+        assert!(size <= 768, "{size}");
+    }
+
+    #[test]
     fn every_tag_letter_has_its_own_bit() {
         let mut all = 0u64;
         for c in (b'a'..=b'z').chain(b'A'..=b'Z') {
