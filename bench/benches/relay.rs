@@ -325,6 +325,49 @@ fn relay_parse(c: &mut Criterion) {
             black_box(event.verify_id())
         })
     });
+    // The parts, to find the floor both sides share: sha256 of the ~480
+    // canonical bytes (sha2 for ito, bitcoin_hashes for the `nostr` crate;
+    // both use the CPU's SHA extensions when present), each side's parse
+    // alone and id check alone.
+    let ours_event = Event::parse(event.as_bytes()).unwrap();
+    let mut canonical = Vec::new();
+    nostr::canonical(&mut canonical, &ours_event);
+    let theirs_event = rn::Event::from_json(&event).unwrap();
+    g.bench_function(BenchmarkId::new("sha2", "sha256_canonical"), |b| {
+        b.iter(|| black_box(<[u8; 32]>::from(Sha256::digest(black_box(&canonical[..])))))
+    });
+    g.bench_function(
+        BenchmarkId::new("bitcoin_hashes", "sha256_canonical"),
+        |b| {
+            b.iter(|| {
+                black_box(
+                    bitcoin_hashes::sha256::Hash::hash(black_box(&canonical[..])).to_byte_array(),
+                )
+            })
+        },
+    );
+    let mut scratch = Vec::new();
+    g.bench_function(BenchmarkId::new("ito", "canonical_only"), |b| {
+        b.iter(|| {
+            scratch.clear();
+            nostr::canonical(&mut scratch, black_box(&ours_event));
+            black_box(&scratch);
+        })
+    });
+    g.bench_function(BenchmarkId::new("ito", "parse_only"), |b| {
+        b.iter(|| {
+            black_box(ito::nostr::ClientMessage::parse(black_box(message.as_bytes())).unwrap())
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "parse_only"), |b| {
+        b.iter(|| black_box(rn::ClientMessage::from_json(black_box(&message)).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("ito", "verify_id_only"), |b| {
+        b.iter(|| black_box(nostr::verify_id(black_box(&ours_event))))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "verify_id_only"), |b| {
+        b.iter(|| black_box(black_box(&theirs_event).verify_id()))
+    });
     let (a, b2) = (pubkey(1), pubkey(2));
     let reqs = [
         (

@@ -244,7 +244,7 @@ fn flag_filter(args: &FilterArgs) -> Result<Filter<'static>, Failure> {
         kinds: (!args.kinds.is_empty()).then(|| args.kinds.iter().copied().collect()),
         since: args.since,
         until: args.until,
-        tags,
+        tags: tags.into(),
         ..Filter::default()
     })
 }

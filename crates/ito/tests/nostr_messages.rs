@@ -398,7 +398,7 @@ proptest! {
                 prop_assert_eq!(subscription_id.as_ref(), t.as_str());
             }
             (o, t) => panic!("{o:?} vs {t:?}"),
-        }
+        };
     }
 }
 
@@ -899,7 +899,7 @@ proptest! {
                 }
             }
             Ok(_) => {}
-        }
+        };
     }
 }
 

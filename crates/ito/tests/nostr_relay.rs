@@ -259,4 +259,37 @@ fn writing_relay_messages_allocates_nothing() {
         .write(&mut out);
     });
     assert_eq!(n, 0);
+    // Non-canonical escapes in tags (`\/`, `\u0041`) are re-escaped in
+    // place too, and the bytes are the canonical ones.
+    let odd = line.replacen("\"tags\":[[\"", "\"tags\":[[\"\\/\\u0041", 1);
+    let odd_event = Event::parse(odd.as_bytes()).unwrap();
+    assert_ne!(odd_event.tags.raw(), event.tags.raw());
+    let ((), n) = allocations(|| {
+        out.clear();
+        odd_event.to_json(&mut out);
+    });
+    assert_eq!(n, 0);
+    assert!(
+        String::from_utf8_lossy(&out).contains("\"tags\":[[\"/A"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+}
+
+/// A `REQ` whose filters have short lists allocates once: the `Vec` of
+/// filters (lists of up to four values and up to two tag conditions per
+/// filter are held inline; unescaped strings borrow from the input).
+#[test]
+fn parsing_a_req_with_short_lists_allocates_once() {
+    let a = "a".repeat(64);
+    let b = "b".repeat(64);
+    let req = format!(
+        r##"["REQ","sub:1",{{"kinds":[1,7],"authors":["{a}","{b}"],"since":1700000000,"limit":100}},{{"#e":["{a}"],"kinds":[7]}},{{"#t":["nostr","rust"],"#p":["{b}"],"until":1800000000}}]"##
+    );
+    let (m, n) = allocations(|| ClientMessage::parse(req.as_bytes()).unwrap());
+    assert_eq!(n, 1, "{m:?}");
+    let ClientMessage::Req { filters, .. } = m else {
+        panic!()
+    };
+    assert_eq!(filters.len(), 3);
 }

@@ -228,7 +228,7 @@ impl<'a> Writer<'a> {
 
     /// Disarms the drop guard and hands out the parts.
     #[inline(always)]
-    fn take(self) -> (&'a mut Vec<u8>, Esc<'a>) {
+    pub(crate) fn take(self) -> (&'a mut Vec<u8>, Esc<'a>) {
         let me = ManuallyDrop::new(self);
         // SAFETY: `me` is never used or dropped again, so reading the
         // reference out of it moves it.

@@ -307,7 +307,7 @@ impl<'a> Event<'a> {
     /// use ito::nostr::{Event, ErrorKind, Field};
     /// let err = Event::parse(br#"{"id":"00"}"#).unwrap_err();
     /// assert_eq!((err.field(), err.kind()), (Some(Field::Id), ErrorKind::HexLength { expected: 64, found: 2 }));
-    /// assert_eq!(err.to_string(), "`id`: expected 64 hex digits, found 2 at byte 7");
+    /// assert_eq!(err.to_string(), "`id` at byte 7: expected 64 hex digits, found 2");
     /// ```
     pub fn parse(json: &'a [u8]) -> Result<Event<'a>, Error> {
         let mut p = Parser::new(json);
@@ -343,22 +343,6 @@ impl<'a> Event<'a> {
     pub fn to_json(&self, dst: &mut Vec<u8>) {
         self.write_json(crate::json::Writer::new(dst));
     }
-}
-
-/// Appends the decimal digits of `v`.
-#[inline]
-pub(crate) fn push_u64(dst: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    dst.extend_from_slice(&buf[i..]);
 }
 
 /// Outcome of reading a string token: the text between the quotes is
@@ -416,11 +400,37 @@ impl<'a> Parser<'a> {
         if self.peek() != Some(b'"') {
             return Err(Error::expected(self.src, self.pos, what));
         }
+        let s = self.string_unchecked_utf8()?;
+        if let Err(at) = crate::simd::utf8::validate(&self.src[s.start..s.end]) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
+        Ok(s)
+    }
+
+    /// An object key: a string token whose UTF-8 is checked only when it
+    /// has bytes past ASCII (every name the parsers look for is ASCII).
+    pub(crate) fn key_string(&mut self, what: &'static str) -> Result<Str, Error> {
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, what));
+        }
+        let s = self.string_unchecked_utf8()?;
+        let raw = &self.src[s.start..s.end];
+        if !raw.is_ascii() {
+            if let Err(at) = crate::simd::utf8::validate(raw) {
+                return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+            }
+        }
+        Ok(s)
+    }
+
+    /// A string token whose escapes and control bytes are validated but
+    /// not its UTF-8 (for hex fields, whose decoder rejects every byte
+    /// that is not an ASCII digit; the caller checks UTF-8 on failure so
+    /// that errors stay the same).
+    #[inline]
+    fn string_unchecked_utf8(&mut self) -> Result<Str, Error> {
         let start = self.pos + 1;
         let (end, escaped) = scan::string_end(self.src, start)?;
-        if let Err(at) = crate::simd::utf8::validate(&self.src[start..end]) {
-            return Err(Error::new(start + at, ErrorKind::InvalidUtf8));
-        }
         self.pos = end + 1;
         Ok(Str {
             start,
@@ -430,8 +440,21 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn hex<const N: usize>(&mut self) -> Result<[u8; N], Error> {
-        let s = self.string("a hex string")?;
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, "a hex string"));
+        }
+        let s = self.string_unchecked_utf8()?;
         let raw = &self.src[s.start..s.end];
+        if !s.escaped {
+            // The common case: plain lowercase digits, no UTF-8 check
+            // needed (every byte is ASCII when decoding succeeds).
+            if let Ok(bytes) = crate::hex::decode_array_lower::<N>(raw) {
+                return Ok(bytes);
+            }
+        }
+        if let Err(at) = crate::simd::utf8::validate(raw) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
         if s.escaped {
             // `"\u0061..."` is the same string as `"a..."`: decode, then
             // read the hex (errors point at the string's start).
@@ -477,6 +500,16 @@ impl<'a> Parser<'a> {
         let mut v: u64 = 0;
         let mut i = start;
         let mut overflow = false;
+        // Up to 19 digits cannot overflow a u64: no checked arithmetic.
+        let fast_end = self.src.len().min(start + 19);
+        while i < fast_end {
+            let d = self.src[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            v = v * 10 + d as u64;
+            i += 1;
+        }
         while let Some(&c @ b'0'..=b'9') = self.src.get(i) {
             match v
                 .checked_mul(10)
@@ -650,8 +683,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn key(&mut self) -> Result<(Option<Field>, usize), Error> {
-        let s = self.string("a string (field name)")?;
+        if self.peek() != Some(b'"') {
+            return Err(Error::expected(self.src, self.pos, "a string (field name)"));
+        }
+        let s = self.string_unchecked_utf8()?;
         let raw = &self.src[s.start..s.end];
+        if !s.escaped {
+            // A NIP-01 name is ASCII: no UTF-8 check needed when it matches.
+            if let Some(field) = Field::ALL.into_iter().find(|f| f.name().as_bytes() == raw) {
+                return Ok((Some(field), s.start - 1));
+            }
+        }
+        if let Err(at) = crate::simd::utf8::validate(raw) {
+            return Err(Error::new(s.start + at, ErrorKind::InvalidUtf8));
+        }
         let field = if s.escaped {
             let mut buf = Vec::new();
             scan::unescape_into(&mut buf, raw)?;
@@ -730,8 +775,10 @@ impl<'a> Parser<'a> {
         let (start, len, compact) = self.tags()?;
         // Every string inside was UTF-8 validated and everything else is
         // ASCII, so this cannot fail; it is checked rather than assumed.
-        let raw = crate::simd::utf8::validate(&self.src[start..self.pos])
-            .map_err(|at| Error::new(start + at, ErrorKind::InvalidUtf8))?;
+        // SAFETY: as said above: string() validated the UTF-8 of every
+        // string in the array and the parser accepted only ASCII tokens
+        // and whitespace between them.
+        let raw = unsafe { std::str::from_utf8_unchecked(&self.src[start..self.pos]) };
         Ok(Tags { raw, len, compact })
     }
 
@@ -741,17 +788,15 @@ impl<'a> Parser<'a> {
         let s = self.string("a string")?;
         let raw = &self.src[s.start..s.end];
         if !s.escaped {
-            // Validated by string().
-            return crate::simd::utf8::validate(raw)
-                .map(Cow::Borrowed)
-                .map_err(|at| Error::new(s.start + at, ErrorKind::InvalidUtf8));
+            // SAFETY: string() validated the UTF-8 of exactly these bytes.
+            return Ok(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(raw) }));
         }
         let mut out = Vec::with_capacity(raw.len());
         scan::unescape_into(&mut out, raw).map_err(|e| e.shifted(s.start))?;
         if crate::simd::utf8::validate(&out).is_err() {
             return Err(Error::new(s.start, ErrorKind::InvalidUtf8));
         }
-        // SAFETY: `out` was just validated as UTF-8.
+        // SAFETY: validated just above.
         Ok(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }))
     }
 }

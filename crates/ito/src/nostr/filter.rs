@@ -15,7 +15,9 @@
 //! hashing, the common case), longer lists are hash sets keyed with ito's
 //! per-process random seed, so a filter with thousands of ids or authors
 //! still costs one lookup per event and cannot be flooded with colliding
-//! keys.
+//! keys. Lists of up to four values are held inline, so parsing a
+//! filter with short lists allocates nothing (tag values borrow from the
+//! input unless escaped).
 //!
 //! Parsing follows NIP-01 strictly where it speaks (see [`Filter::parse`])
 //! and ignores fields it does not define, after validating their JSON, as
@@ -31,8 +33,17 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
 
+use smallvec::SmallVec;
+
 /// Lists longer than this are looked up through a hash set.
 const HASH_ABOVE: usize = 8;
+
+/// Lists of up to this many values are stored inside the [`Set`] (no heap
+/// allocation); longer short lists spill to the heap.
+const INLINE: usize = 4;
+
+/// The list representation: inline up to `INLINE` values.
+type List<T> = SmallVec<[T; INLINE]>;
 
 /// Hashes with XXH3 keyed by ito's per-process random seed.
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,7 +82,7 @@ impl Hasher for SeededHasher {
 
 #[derive(Clone)]
 enum Repr<T> {
-    List(Vec<T>),
+    List(List<T>),
     Hashed(HashSet<T, SeededState>),
 }
 
@@ -143,7 +154,7 @@ impl<T: Hash + Eq> Set<T> {
         }
     }
 
-    fn from_vec(values: Vec<T>) -> Set<T> {
+    fn from_list(values: List<T>) -> Set<T> {
         if values.len() > HASH_ABOVE {
             Set(Repr::Hashed(values.into_iter().collect()))
         } else {
@@ -154,7 +165,7 @@ impl<T: Hash + Eq> Set<T> {
 
 impl<T: Hash + Eq> FromIterator<T> for Set<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Set<T> {
-        Set::from_vec(iter.into_iter().collect())
+        Set::from_list(iter.into_iter().collect())
     }
 }
 
@@ -221,8 +232,9 @@ pub struct Filter<'a> {
     /// `limit`: how many stored events the client wants at first (not a
     /// matching condition).
     pub limit: Option<u64>,
-    /// `#x` conditions, at most one per letter, in input order.
-    pub tags: Vec<TagFilter<'a>>,
+    /// `#x` conditions, at most one per letter, in input order (two are
+    /// held inline; `Vec::into` builds one).
+    pub tags: SmallVec<[TagFilter<'a>; 2]>,
     /// `search` (NIP-50), decoded; not used by [`Filter::matches`].
     pub search: Option<Cow<'a, str>>,
 }
@@ -244,7 +256,8 @@ impl<'a> Filter<'a> {
     /// ```
     pub fn parse(json: &'a [u8]) -> Result<Filter<'a>, Error> {
         let mut p = Parser::new(json);
-        let filter = parse_filter(&mut p, 1)?;
+        let mut filter = Filter::default();
+        parse_filter(&mut p, 1, &mut filter)?;
         p.end()?;
         Ok(filter)
     }
@@ -308,12 +321,11 @@ impl<'a> Filter<'a> {
                 .into_iter()
                 .map(|t| TagFilter {
                     name: t.name,
-                    values: Set::from_vec(
-                        t.values
-                            .iter()
-                            .map(|v| Cow::Owned(v.clone().into_owned()))
-                            .collect(),
-                    ),
+                    values: t
+                        .values
+                        .iter()
+                        .map(|v| Cow::Owned(v.clone().into_owned()))
+                        .collect(),
                 })
                 .collect(),
             search: self.search.map(|s| Cow::Owned(s.into_owned())),
@@ -366,22 +378,27 @@ fn tag_bit(letter: u8) -> u64 {
     1 << (8 + index)
 }
 
-/// One filter object at the parser's position; `depth` is the nesting
-/// level of the object (1 on its own, 2 inside a message).
-pub(crate) fn parse_filter<'a>(p: &mut Parser<'a>, depth: u32) -> Result<Filter<'a>, Error> {
+/// One filter object at the parser's position, parsed into `filter` (a
+/// default one: filled in place, since an inline `Filter` is large to
+/// move); `depth` is the nesting level of the object (1 on its own, 2
+/// inside a message).
+pub(crate) fn parse_filter<'a>(
+    p: &mut Parser<'a>,
+    depth: u32,
+    filter: &mut Filter<'a>,
+) -> Result<(), Error> {
     if p.peek() != Some(b'{') {
         return Err(Error::expected(p.src, p.pos, "a filter object"));
     }
     p.pos += 1;
-    let mut filter = Filter::default();
     if p.peek() == Some(b'}') {
         p.pos += 1;
-        return Ok(filter);
+        return Ok(());
     }
     let mut seen = 0u64;
     let mut key_buf = Vec::new();
     loop {
-        let key = p.string("a string (filter field name)")?;
+        let key = p.key_string("a string (filter field name)")?;
         let key_at = key.start - 1;
         let raw = &p.src[key.start..key.end];
         let name: &[u8] = if key.escaped {
@@ -422,26 +439,28 @@ pub(crate) fn parse_filter<'a>(p: &mut Parser<'a>, depth: u32) -> Result<Filter<
         p.eat(b':', "`:`")?;
         match bit {
             0 => p.skip_value(depth)?,
-            IDS => filter.ids = Some(hex_set(p)?),
-            AUTHORS => filter.authors = Some(hex_set(p)?),
-            KINDS => filter.kinds = Some(kinds(p)?),
+            IDS => hex_set(p, filter.ids.insert(empty()))?,
+            AUTHORS => hex_set(p, filter.authors.insert(empty()))?,
+            KINDS => kinds(p, filter.kinds.insert(empty()))?,
             SINCE => filter.since = Some(p.uint(u64::MAX)?),
             UNTIL => filter.until = Some(p.uint(u64::MAX)?),
             LIMIT => filter.limit = Some(p.uint(u64::MAX)?),
             SEARCH => filter.search = Some(string_value(p)?),
             _ => {
-                let values = tag_values(p, matches!(tag_name, b'e' | b'p'))?;
                 filter.tags.push(TagFilter {
                     name: tag_name,
-                    values,
+                    values: empty(),
                 });
+                let last = filter.tags.len() - 1;
+                let hex = matches!(tag_name, b'e' | b'p');
+                tag_values(p, hex, &mut filter.tags[last].values)?;
             }
         }
         match p.peek() {
             Some(b',') => p.pos += 1,
             Some(b'}') => {
                 p.pos += 1;
-                return Ok(filter);
+                return Ok(());
             }
             _ => return Err(Error::expected(p.src, p.pos, "`,` or `}`")),
         }
@@ -457,16 +476,24 @@ fn is_one_char(bytes: &[u8]) -> bool {
 fn array<'a, T>(
     p: &mut Parser<'a>,
     what: &'static str,
+    set: &mut Set<T>,
     mut item: impl FnMut(&mut Parser<'a>) -> Result<T, Error>,
-) -> Result<Vec<T>, Error> {
+) -> Result<(), Error>
+where
+    T: Hash + Eq,
+{
     if p.peek() != Some(b'[') {
         return Err(Error::expected(p.src, p.pos, what));
     }
     p.pos += 1;
-    let mut out = Vec::new();
+    // Filled in place (a `Set` of ids is 140 bytes: no moves).
+    set.0 = Repr::List(List::new());
+    let Repr::List(out) = &mut set.0 else {
+        unreachable!("set just above")
+    };
     if p.peek() == Some(b']') {
         p.pos += 1;
-        return Ok(out);
+        return Ok(());
     }
     loop {
         out.push(item(p)?);
@@ -474,22 +501,29 @@ fn array<'a, T>(
             Some(b',') => p.pos += 1,
             Some(b']') => {
                 p.pos += 1;
-                return Ok(out);
+                if out.len() > HASH_ABOVE {
+                    *set = Set::from_list(std::mem::take(out));
+                }
+                return Ok(());
             }
             _ => return Err(Error::expected(p.src, p.pos, "`,` or `]`")),
         }
     }
 }
 
-fn hex_set(p: &mut Parser<'_>) -> Result<Set<[u8; 32]>, Error> {
-    array(p, "an array of hex strings", |p| p.hex::<32>()).map(Set::from_vec)
+/// An empty list for [`array`] to fill.
+fn empty<T>() -> Set<T> {
+    Set(Repr::List(List::new()))
 }
 
-fn kinds(p: &mut Parser<'_>) -> Result<Set<u16>, Error> {
-    array(p, "an array of kinds", |p| {
+fn hex_set(p: &mut Parser<'_>, set: &mut Set<[u8; 32]>) -> Result<(), Error> {
+    array(p, "an array of hex strings", set, |p| p.hex::<32>())
+}
+
+fn kinds(p: &mut Parser<'_>, set: &mut Set<u16>) -> Result<(), Error> {
+    array(p, "an array of kinds", set, |p| {
         p.uint(u16::MAX as u64).map(|k| k as u16)
     })
-    .map(Set::from_vec)
 }
 
 /// A string, decoded (borrowed unless it has escapes).
@@ -497,8 +531,8 @@ pub(crate) fn string_value<'a>(p: &mut Parser<'a>) -> Result<Cow<'a, str>, Error
     p.string_value()
 }
 
-fn tag_values<'a>(p: &mut Parser<'a>, hex: bool) -> Result<Set<Cow<'a, str>>, Error> {
-    array(p, "an array of strings", |p| {
+fn tag_values<'a>(p: &mut Parser<'a>, hex: bool, set: &mut Set<Cow<'a, str>>) -> Result<(), Error> {
+    array(p, "an array of strings", set, |p| {
         let start = p.peek().map_or(p.pos, |_| p.pos + 1);
         let value = string_value(p)?;
         if hex {
@@ -506,7 +540,6 @@ fn tag_values<'a>(p: &mut Parser<'a>, hex: bool) -> Result<Set<Cow<'a, str>>, Er
         }
         Ok(value)
     })
-    .map(Set::from_vec)
 }
 
 /// `#e` and `#p` values: exactly 64 lowercase hex digits.
@@ -542,6 +575,37 @@ mod tests {
                 assert_eq!(set.contains(&k), k % 3 == 0 && k < n as u16 * 3, "{n} {k}");
             }
         }
+    }
+
+    #[test]
+    fn parsed_lists_keep_every_value_across_the_inline_and_hash_boundaries() {
+        // 0..=12 values: inline (<= 4), spilled (5..=8), hashed (> 8).
+        for n in 0..=12u16 {
+            let list: Vec<String> = (0..n).map(|k| (k * 5).to_string()).collect();
+            let tags: Vec<String> = (0..n).map(|k| format!("\"v{k}\"")).collect();
+            let json = format!(
+                r##"{{"kinds":[{}],"#t":[{}]}}"##,
+                list.join(","),
+                tags.join(",")
+            );
+            let filter = Filter::parse(json.as_bytes()).unwrap();
+            let kinds = filter.kinds.as_ref().unwrap();
+            let t = &filter.tags[0].values;
+            assert_eq!((kinds.len(), t.len()), (n as usize, n as usize), "{json}");
+            for k in 0..n * 5 + 5 {
+                assert_eq!(kinds.contains(&k), k % 5 == 0 && k < n * 5, "{n} {k}");
+                assert_eq!(t.contains(format!("v{k}").as_str()), k < n, "{n} {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn inline_lists_keep_a_filter_small_enough_to_hold_thousands() {
+        // The price of inline lists: a filter is a few hundred bytes (one
+        // allocation of the Vec holds all of a REQ's filters).
+        let size = std::mem::size_of::<Filter<'_>>();
+        eprintln!("size_of::<Filter>() = {size}");
+        assert!(size <= 768, "{size}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Canonical serialization, event ids and signature checks.
 
-use super::event::{push_u64, Event, Tags};
+use super::event::{Event, Tags};
 use super::scan;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
@@ -26,9 +26,10 @@ pub fn canonical(dst: &mut Vec<u8>, event: &Event<'_>) {
     dst.extend_from_slice(b"[0,\"");
     crate::hex::encode_to_vec(dst, &event.pubkey, crate::hex::Case::Lower);
     dst.extend_from_slice(b"\",");
-    push_u64(dst, event.created_at);
+    let mut digits = itoa::Buffer::new();
+    dst.extend_from_slice(digits.format(event.created_at).as_bytes());
     dst.push(b',');
-    push_u64(dst, event.kind as u64);
+    dst.extend_from_slice(digits.format(event.kind).as_bytes());
     dst.push(b',');
     canonical_tags(dst, &event.tags);
     dst.extend_from_slice(b",\"");

@@ -145,7 +145,9 @@ fn message<'a>(p: &mut Parser<'a>) -> Result<ClientMessage<'a>, Error> {
             let mut filters = Vec::new();
             loop {
                 comma(p, "`,` and a filter object")?;
-                filters.push(parse_filter(p, 2)?);
+                filters.push(Filter::default());
+                let last = filters.len() - 1;
+                parse_filter(p, 2, &mut filters[last])?;
                 if p.peek() == Some(b']') {
                     break;
                 }

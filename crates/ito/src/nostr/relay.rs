@@ -102,15 +102,23 @@ impl RelayMessage<'_> {
     /// assert_eq!(out, br#"["COUNT","q",{"count":238,"approximate":true}]"#);
     /// ```
     pub fn write(&self, out: &mut Vec<u8>) {
+        if let RelayMessage::Event {
+            subscription_id,
+            event,
+        } = *self
+        {
+            // The hot message: no Writer state, one reservation for the
+            // event (the id is short).
+            out.extend_from_slice(b"[\"EVENT\",");
+            crate::json::quote(out, subscription_id);
+            out.push(b',');
+            write_event(out, event);
+            out.push(b']');
+            return;
+        }
         let mut a = Writer::new(out).array();
         match *self {
-            RelayMessage::Event {
-                subscription_id,
-                event,
-            } => {
-                a.push("EVENT").push(subscription_id);
-                event.write_json(a.slot());
-            }
+            RelayMessage::Event { .. } => unreachable!("written above"),
             RelayMessage::EventRaw {
                 subscription_id,
                 event,
@@ -223,6 +231,15 @@ impl Event<'_> {
     /// # Ok::<(), ito::nostr::Error>(())
     /// ```
     pub fn write_json(&self, slot: Writer<'_>) {
+        let (out, esc) = slot.take();
+        match esc {
+            None => write_event(out, self),
+            Some(options) => self.write_json_with(Writer::with_options(out, options)),
+        }
+    }
+
+    /// The field-by-field path, for writers with non-default escaping.
+    fn write_json_with(&self, slot: Writer<'_>) {
         let mut buf32 = [0u8; 66];
         let mut buf64 = [0u8; 130];
         let mut o = slot.object();
@@ -243,6 +260,56 @@ impl Event<'_> {
         o.field("content", &*self.content);
         o.field("sig", quoted_hex(&self.sig, &mut buf64));
     }
+}
+
+/// `{"id":"` hex `","pubkey":"` hex `","created_at":`.
+const HEAD: usize = 7 + 64 + 12 + 64 + 15;
+/// `","sig":"` hex `"}`.
+const TAIL: usize = 9 + 128 + 2;
+
+/// The event's wire form under the default escaping, with one
+/// reservation: the fixed-width parts (hex fields and the keys around
+/// them) are assembled in stack buffers and copied in one piece each,
+/// the numbers through `itoa`, canonical tags copied, other tags
+/// re-escaped without a decode buffer, the content through the escape
+/// kernel.
+#[inline]
+pub(crate) fn write_event(out: &mut Vec<u8>, e: &Event<'_>) {
+    let tags = e.tags.raw().as_bytes();
+    let content = e.content.as_bytes();
+    // Numbers (20 + 5 digits) and `,"kind":` `,"tags":` `,"content":"`;
+    // escaping grows the content only where it has specials.
+    out.reserve(HEAD + 20 + 8 + 5 + 8 + tags.len() + 12 + content.len() + TAIL);
+    let mut head = [0u8; HEAD];
+    head[..7].copy_from_slice(b"{\"id\":\"");
+    crate::hex::encode_to_array(&e.id, sub_array::<HEAD, 64>(&mut head, 7));
+    head[71..83].copy_from_slice(b"\",\"pubkey\":\"");
+    crate::hex::encode_to_array(&e.pubkey, sub_array::<HEAD, 64>(&mut head, 83));
+    head[147..].copy_from_slice(b"\",\"created_at\":");
+    out.extend_from_slice(&head);
+    let mut digits = itoa::Buffer::new();
+    out.extend_from_slice(digits.format(e.created_at).as_bytes());
+    out.extend_from_slice(b",\"kind\":");
+    out.extend_from_slice(digits.format(e.kind).as_bytes());
+    out.extend_from_slice(b",\"tags\":");
+    if e.tags.is_compact() {
+        out.extend_from_slice(tags);
+    } else {
+        super::id::canonical_tags(out, &e.tags);
+    }
+    out.extend_from_slice(b",\"content\":\"");
+    crate::json::escape_bytes(out, content);
+    let mut tail = [0u8; TAIL];
+    tail[..9].copy_from_slice(b"\",\"sig\":\"");
+    crate::hex::encode_to_array(&e.sig, sub_array::<TAIL, 128>(&mut tail, 9));
+    tail[137..].copy_from_slice(b"\"}");
+    out.extend_from_slice(&tail);
+}
+
+/// `buf[at..at + M]` as an array.
+#[inline(always)]
+fn sub_array<const N: usize, const M: usize>(buf: &mut [u8; N], at: usize) -> &mut [u8; M] {
+    (&mut buf[at..at + M]).try_into().expect("in bounds")
 }
 
 /// One tag's strings: canonical spellings copied, others re-escaped.
