@@ -62,7 +62,7 @@ fn errors_name_file_line_and_column_and_fail() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.starts_with(&format!(
-            "{}:2:5: malformed unicode escape",
+            "{}:2:5: unexpected end of input",
             input.display()
         )),
         "{stderr}"
