@@ -307,7 +307,7 @@ impl<'a> Event<'a> {
     /// use ito::nostr::{Event, ErrorKind, Field};
     /// let err = Event::parse(br#"{"id":"00"}"#).unwrap_err();
     /// assert_eq!((err.field(), err.kind()), (Some(Field::Id), ErrorKind::HexLength { expected: 64, found: 2 }));
-    /// assert_eq!(err.to_string(), "`id` at byte 7: expected 64 hex digits, found 2");
+    /// assert_eq!(err.to_string(), "`id`: expected 64 hex digits, found 2 at byte 7");
     /// ```
     pub fn parse(json: &'a [u8]) -> Result<Event<'a>, Error> {
         let mut p = Parser::new(json);
