@@ -61,10 +61,7 @@ fn errors_name_file_line_and_column_and_fail() {
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.starts_with(&format!(
-            "{}:2:5: unexpected end of input",
-            input.display()
-        )),
+        stderr.starts_with(&format!("{}:2:5: unexpected end of input", input.display())),
         "{stderr}"
     );
 
