@@ -119,17 +119,20 @@ const CHUNK_BITS: u32 = 14;
 const MAX_CHUNK: usize = 1 << CHUNK_BITS;
 /// First chunk (must hold any string shorter than `LARGE`, prefixed).
 const FIRST_CHUNK: usize = 4096;
-const _: () = assert!(prefix_len(LARGE - 1) + LARGE - 1 <= FIRST_CHUNK);
+const _: () = assert!(entry::prefix_len(LARGE - 1) + LARGE - 1 <= FIRST_CHUNK);
 /// Entries per segment of the entry array.
 const SEG_BITS: u32 = 10;
 const SEG: usize = 1 << SEG_BITS;
 
 mod entry;
 mod group;
+mod region;
+mod store;
 mod table;
 
-use entry::{prefix_len, same_bytes, Entry, LARGE_FLAG};
+use entry::{same_bytes, Entry};
 use group::WIDTH;
+use store::Store;
 use table::{tag_of, Table};
 
 /// Configures a [`LocalInterner`]: initial capacity, byte cap and (for
@@ -148,6 +151,7 @@ pub struct LocalBuilder {
     capacity: usize,
     max_bytes: Option<usize>,
     seed: Option<u64>,
+    segmented: bool,
 }
 
 impl LocalBuilder {
@@ -203,6 +207,30 @@ impl LocalBuilder {
         self
     }
 
+    /// Whether to move entries and strings into reserved address space
+    /// once the interner outgrows its first 4 KiB of strings or 1,024
+    /// entries (default `true`). There, both are contiguous arrays that
+    /// never move, so a lookup makes two fewer dependent loads and growth
+    /// still copies nothing; the interner reserves 6 GiB of address space
+    /// (no memory: pages are committed as they fill). With `false`, or
+    /// where the platform cannot reserve (32-bit targets, an address-space
+    /// limit), entries and strings stay in segments that never move.
+    /// [`LocalDiagnostics::reserved`] tells which layout is in use.
+    ///
+    /// ```
+    /// let mut interner = ito::intern::LocalBuilder::new()
+    ///     .reserve_address_space(false)
+    ///     .build();
+    /// for i in 0..5_000 {
+    ///     interner.intern(&i.to_string());
+    /// }
+    /// assert!(!interner.diagnostics().reserved);
+    /// ```
+    pub fn reserve_address_space(mut self, reserve: bool) -> Self {
+        self.segmented = !reserve;
+        self
+    }
+
     /// Build the interner.
     ///
     /// ```
@@ -212,13 +240,6 @@ impl LocalBuilder {
         let cap = (self.capacity.saturating_mul(8) / 7 + 1)
             .max(MIN_CAP)
             .next_power_of_two();
-        let mut segs = Vec::new();
-        let mut left = self.capacity.min(u32::MAX as usize);
-        while left > 0 {
-            let n = left.min(SEG);
-            segs.push(Vec::with_capacity(if segs.is_empty() { n } else { SEG }));
-            left -= n;
-        }
         LocalInterner {
             table: Table::new(cap),
             old: None,
@@ -227,11 +248,8 @@ impl LocalBuilder {
             retired_slots: Vec::new(),
             next_ctrl: Vec::new(),
             next_slots: Vec::new(),
-            segs,
+            store: Store::new(self.capacity, !self.segmented),
             len: 0,
-            chunks: Vec::new(),
-            large: Vec::new(),
-            arena_bytes: 0,
             seed: self.seed.unwrap_or_else(crate::hash::seed),
             strong: None,
             max_bytes: self.max_bytes,
@@ -266,6 +284,9 @@ pub struct LocalDiagnostics {
     pub capacity: usize,
     /// Whether an old table is still being drained into the current one.
     pub migrating: bool,
+    /// Whether entries and strings live in reserved address space (see
+    /// [`LocalBuilder::reserve_address_space`]).
+    pub reserved: bool,
 }
 
 /// A single-threaded string interner: each distinct string gets one
@@ -302,15 +323,9 @@ pub struct LocalInterner {
     /// a reused heap block must) nor faults in all its pages at once.
     next_ctrl: Vec<u8>,
     next_slots: Vec<u32>,
-    /// Entries, `SEG` per segment (the first grows up to `SEG`).
-    segs: Vec<Vec<Entry>>,
+    /// Entries and string bytes (flat or segmented, see `store`).
+    store: Store,
     len: usize,
-    /// Chunks for strings under `LARGE` bytes; never reallocated (a string
-    /// is appended only if it fits the capacity).
-    chunks: Vec<Vec<u8>>,
-    large: Vec<Box<str>>,
-    /// Capacity of the chunks plus the large strings' bytes.
-    arena_bytes: usize,
     seed: u64,
     /// Keys of the SipHash fallback, once switched.
     strong: Option<RandomState>,
@@ -386,66 +401,12 @@ impl LocalInterner {
 
     #[inline(always)]
     fn entry(&self, idx: u32) -> &Entry {
-        let i = idx as usize;
-        &self.segs[i >> SEG_BITS][i & (SEG - 1)]
-    }
-
-    /// # Safety
-    /// `idx` must be below the number of pushed entries.
-    #[inline(always)]
-    unsafe fn entry_unchecked(&self, idx: u32) -> &Entry {
-        let i = idx as usize;
-        debug_assert!(i < self.entries_pushed());
-        // SAFETY: entry `i` lives in segment `i >> SEG_BITS` at `i % SEG`
-        // (segments fill in order), which exist by the caller's contract.
-        unsafe {
-            self.segs
-                .get_unchecked(i >> SEG_BITS)
-                .get_unchecked(i & (SEG - 1))
-        }
-    }
-
-    fn entries_pushed(&self) -> usize {
-        self.segs.iter().map(Vec::len).sum()
-    }
-
-    #[inline(always)]
-    fn entry_mut(&mut self, idx: u32) -> &mut Entry {
-        let i = idx as usize;
-        &mut self.segs[i >> SEG_BITS][i & (SEG - 1)]
+        self.store.entry(idx)
     }
 
     #[inline(always)]
     fn bytes_of(&self, e: &Entry) -> &str {
-        if e.offset & LARGE_FLAG != 0 {
-            return &self.large[(e.offset & !LARGE_FLAG) as usize];
-        }
-        let ci = (e.offset >> CHUNK_BITS) as usize;
-        debug_assert!(ci < self.chunks.len());
-        // SAFETY: `store` returned this chunk index for an existing chunk;
-        // chunks are never removed.
-        let chunk = unsafe { self.chunks.get_unchecked(ci) };
-        let at = (e.offset & (MAX_CHUNK as u32 - 1)) as usize;
-        debug_assert!(at < chunk.len());
-        // SAFETY: `store` wrote a length prefix at `at` (one byte below
-        // 0x80, else 0x80 | low 7 bits then the high bits), followed by the
-        // string, all within the chunk's initialised length.
-        let (len, start) = unsafe {
-            let b0 = *chunk.get_unchecked(at) as usize;
-            if b0 < 0x80 {
-                (b0, at + 1)
-            } else {
-                (
-                    (b0 & 0x7f) | (*chunk.get_unchecked(at + 1) as usize) << 7,
-                    at + 2,
-                )
-            }
-        };
-        debug_assert!(start + len <= chunk.len());
-        // SAFETY: `start..start + len` holds the bytes of a whole `&str`,
-        // appended to this chunk right after its prefix (see `store`), so it
-        // is in bounds and valid UTF-8; chunks are append-only.
-        unsafe { std::str::from_utf8_unchecked(chunk.get_unchecked(start..start + len)) }
+        self.store.bytes_of(e)
     }
 
     /// Search one table for `s` (hash `h`).
@@ -464,7 +425,7 @@ impl LocalInterner {
                 // SAFETY: a full slot holds the index of a pushed entry
                 // (`set` runs after `push_entry`), and entries are never
                 // removed.
-                let e = unsafe { self.entry_unchecked(idx) };
+                let e = unsafe { self.store.entry_unchecked(idx) };
                 if e.hash == h && {
                     let stored = self.bytes_of(e).as_bytes();
                     // `s` first: its length, known before any load, picks
@@ -630,9 +591,9 @@ impl LocalInterner {
         if self.len >= u32::MAX as usize - 1 || s.len() > u32::MAX as usize {
             return Err(InternError::TooManyStrings);
         }
-        let offset = self.store(s)?;
+        let offset = self.store.store(s)?;
         let idx = self.len as u32;
-        self.push_entry(Entry { offset, hash: h });
+        self.store.push(Entry { offset, hash: h })?;
 
         let mut h = h;
         let mut groups = groups;
@@ -665,60 +626,6 @@ impl LocalInterner {
             self.prepare_step();
         }
         Ok(Sym::from_raw(idx + 1))
-    }
-
-    /// Copy `s` into the arena; its entry offset. Small strings go into
-    /// the current chunk behind a length prefix (one byte under 128 bytes,
-    /// else two: `0x80 | len & 0x7f`, `len >> 7`), large ones into their own
-    /// allocation.
-    fn store(&mut self, s: &str) -> Result<u32, InternError> {
-        if s.len() >= LARGE {
-            let i = self.large.len();
-            if i >= LARGE_FLAG as usize {
-                return Err(InternError::TooManyStrings);
-            }
-            self.large.push(s.into());
-            self.arena_bytes += s.len();
-            return Ok(LARGE_FLAG | i as u32);
-        }
-        let need = prefix_len(s.len()) + s.len();
-        let fits = self
-            .chunks
-            .last()
-            .is_some_and(|c| c.capacity() - c.len() >= need);
-        if !fits {
-            let n = self.chunks.len();
-            if n >= 1 << (31 - CHUNK_BITS) {
-                return Err(InternError::TooManyStrings);
-            }
-            let cap = (FIRST_CHUNK << n.min(2)).min(MAX_CHUNK);
-            self.chunks.push(Vec::with_capacity(cap));
-            self.arena_bytes += cap;
-        }
-        let n = self.chunks.len() - 1;
-        let chunk = &mut self.chunks[n];
-        let start = chunk.len();
-        // Everything fits in the capacity: no reallocation, earlier strings
-        // stay put.
-        let len = s.len();
-        if len < 0x80 {
-            chunk.push(len as u8);
-        } else {
-            chunk.extend_from_slice(&[0x80 | (len & 0x7f) as u8, (len >> 7) as u8]);
-        }
-        chunk.extend_from_slice(s.as_bytes());
-        Ok((n as u32) << CHUNK_BITS | start as u32)
-    }
-
-    fn push_entry(&mut self, e: Entry) {
-        match self.segs.get_mut(self.len >> SEG_BITS) {
-            Some(seg) => seg.push(e),
-            None => {
-                let mut seg = Vec::with_capacity(if self.segs.is_empty() { 0 } else { SEG });
-                seg.push(e);
-                self.segs.push(seg);
-            }
-        }
     }
 
     /// Move up to `n` slots of the old table into the current one, by
@@ -828,7 +735,7 @@ impl LocalInterner {
         for idx in 0..=self.len as u32 {
             let e = *self.entry(idx);
             let h = keys.hash_one(self.bytes_of(&e).as_bytes()) as u32;
-            self.entry_mut(idx).hash = h;
+            self.store.entry_mut(idx).hash = h;
             if (idx as usize) < self.len {
                 let (slot, _) = table.find_empty(h);
                 table.set(slot, tag_of(h), idx);
@@ -924,22 +831,13 @@ impl LocalInterner {
     /// assert!(interner.memory_usage() >= before + 10_000);
     /// ```
     pub fn memory_usage(&self) -> usize {
-        let segs = self.segs.capacity() * std::mem::size_of::<Vec<Entry>>()
-            + self
-                .segs
-                .iter()
-                .map(|s| s.capacity() * std::mem::size_of::<Entry>())
-                .sum::<usize>();
         self.table.bytes()
             + self.old.as_ref().map_or(0, Table::bytes)
             + self.retired_ctrl.capacity()
             + self.retired_slots.capacity() * 4
             + self.next_ctrl.capacity()
             + self.next_slots.capacity() * 4
-            + segs
-            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
-            + self.large.capacity() * std::mem::size_of::<Box<str>>()
-            + self.arena_bytes
+            + self.store.memory_usage()
     }
 
     /// Every `(Sym, &str)` in symbol order (insertion order).
@@ -972,6 +870,7 @@ impl LocalInterner {
             strong_hash: self.strong.is_some(),
             capacity: self.table.cap(),
             migrating: self.old.is_some(),
+            reserved: self.store.is_flat(),
         }
     }
 }
