@@ -194,7 +194,7 @@ fn layouts_move_at_each_trigger_and_agree() {
     }
     let sized = LocalInterner::with_capacity(10_000);
     assert_eq!(sized.diagnostics().reserved, RESERVES);
-    assert!(sized.memory_usage() >= 8 * 10_000);
+    assert!(sized.memory_usage() >= 5 * 10_000);
     let small = LocalInterner::with_capacity(100);
     assert!(!small.diagnostics().reserved);
 }
@@ -341,8 +341,10 @@ fn memory_usage_is_sane() {
     assert!(used > bytes + 9 * words.len(), "{used}");
     assert!(used < bytes + 40 * words.len(), "{used}");
     assert!(format!("{t:?}").contains("len: 100000"));
+    // Pre-sized: at least the table (5 bytes per slot); the reserved
+    // layout counts entry pages only once written.
     let sized = LocalInterner::with_capacity(100_000);
-    assert!(sized.memory_usage() >= 8 * 100_000);
+    assert!(sized.memory_usage() >= 5 * 100_000);
 }
 
 #[test]

@@ -17,8 +17,32 @@
 //! * Miri: one heap allocation of the whole (small, see the callers'
 //!   sizes) reservation, so the interpreter checks the layout's pointer
 //!   arithmetic; committing is bookkeeping only.
+//!
+//! Committing doubles the committed prefix (at least 64 KiB at a time):
+//! committed pages hold no memory until they are first written, so a few
+//! system calls suffice for any size. First writes are what cost: a fresh
+//! page faults in (about 1.4 µs per 4 KiB page measured on this project's
+//! VM, against ~0.15 µs to reuse heap memory). So, as an allocator keeps
+//! freed memory, a dropped region goes to a small per-thread cache with
+//! up to [`KEEP`] bytes of its pages still committed ([`Region::recycle`]),
+//! and the next reservation of the same size on that thread takes it: an
+//! interner built, filled and dropped in a loop touches warm pages.
 
+use std::cell::RefCell;
 use std::ptr::NonNull;
+
+/// Smallest commit step.
+const STEP_MIN: usize = 64 * 1024;
+/// Committed bytes a cached region keeps (the rest is decommitted when it
+/// enters the cache, so the cache holds at most `SPARE * KEEP` bytes of
+/// memory per thread).
+const KEEP: usize = 1 << 20;
+/// Regions cached per thread (an interner has two).
+const SPARE: usize = 4;
+
+thread_local! {
+    static CACHE: RefCell<Vec<Region>> = const { RefCell::new(Vec::new()) };
+}
 
 /// A reserved range whose first [`committed`](Region::committed) bytes are
 /// usable. Dropping it returns the whole range to the OS.
@@ -42,6 +66,17 @@ impl Region {
     pub(super) fn reserve(bytes: usize) -> Option<Region> {
         let page = sys::page_size();
         let reserved = bytes.checked_next_multiple_of(page)?;
+        let cached = CACHE
+            .try_with(|c| {
+                let mut c = c.try_borrow_mut().ok()?;
+                let i = c.iter().position(|r| r.reserved == reserved)?;
+                Some(c.swap_remove(i))
+            })
+            .ok()
+            .flatten();
+        if cached.is_some() {
+            return cached;
+        }
         let base = sys::reserve(reserved)?;
         Some(Region {
             base,
@@ -57,7 +92,7 @@ impl Region {
     }
 
     /// Bytes usable from [`base`](Region::base).
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn committed(&self) -> usize {
         self.committed
     }
@@ -68,11 +103,10 @@ impl Region {
         self.reserved
     }
 
-    /// Make the first `need` bytes usable. Commits in geometric steps (1/16
-    /// of what is committed, at least a page) so a growing array makes a
-    /// logarithmic number of system calls while the slack stays within
-    /// ~6 %. `Err(())` if `need` exceeds the reservation; a refusal by the
-    /// OS to commit memory is treated as allocation failure (as `Vec` does).
+    /// Make the first `need` bytes usable, doubling the committed prefix
+    /// (see the module docs). `Err(())` if `need` exceeds the reservation;
+    /// a refusal by the OS to commit memory is treated as allocation
+    /// failure (as `Vec` does).
     #[inline]
     pub(super) fn commit(&mut self, need: usize) -> Result<(), ()> {
         if need <= self.committed {
@@ -88,7 +122,7 @@ impl Region {
             return Err(());
         }
         let page = sys::page_size();
-        let step = (self.committed / 16).max(page);
+        let step = self.committed.max(STEP_MIN);
         let target = need
             .max(self.committed + step)
             .next_multiple_of(page)
@@ -108,8 +142,53 @@ impl Region {
     }
 }
 
+impl Region {
+    /// A region that reserves nothing (what [`recycle`](Region::recycle)
+    /// leaves behind).
+    pub(super) fn empty() -> Region {
+        Region {
+            base: NonNull::dangling(),
+            reserved: 0,
+            committed: 0,
+        }
+    }
+
+    /// Hand this region to the thread's cache for the next
+    /// [`reserve`](Region::reserve) of the same size, keeping at most
+    /// [`KEEP`] committed bytes (their contents are stale: users write
+    /// before they read); release it if the cache is full. Leaves `self`
+    /// empty.
+    pub(super) fn recycle(&mut self) {
+        let mut r = std::mem::replace(self, Region::empty());
+        if r.reserved == 0 {
+            return;
+        }
+        if r.committed > KEEP {
+            // SAFETY: `KEEP..committed` lies in the reservation and both
+            // ends are page multiples (KEEP is a power of two above any page
+            // size; committed is page-rounded).
+            if unsafe { sys::decommit(r.base, KEEP, r.committed - KEEP) } {
+                r.committed = KEEP;
+            } else {
+                return; // dropped: released whole
+            }
+        }
+        let _ = CACHE.try_with(|c| {
+            if let Ok(mut c) = c.try_borrow_mut() {
+                if c.len() < SPARE {
+                    c.push(std::mem::replace(&mut r, Region::empty()));
+                }
+            }
+        });
+        // `r` is released here unless the cache took it.
+    }
+}
+
 impl Drop for Region {
     fn drop(&mut self) {
+        if self.reserved == 0 {
+            return;
+        }
         // SAFETY: `base..base + reserved` is the range `sys::reserve`
         // returned, released once here.
         unsafe { sys::release(self.base, self.reserved) }
@@ -154,6 +233,26 @@ mod sys {
         .is_ok()
     }
 
+    /// Give back the pages of `at..at + len` (a fresh PROT_NONE mapping
+    /// replaces them in place).
+    ///
+    /// # Safety
+    /// `at..at + len` lies inside a range from [`reserve`], page-aligned,
+    /// and nothing refers into it.
+    pub(super) unsafe fn decommit(base: NonNull<u8>, at: usize, len: usize) -> bool {
+        // SAFETY: MAP_FIXED over part of our own mapping, which nothing
+        // uses any more: it discards those pages and nothing else.
+        unsafe {
+            mmap_anonymous(
+                base.as_ptr().add(at).cast(),
+                len,
+                ProtFlags::empty(),
+                MapFlags::PRIVATE | MapFlags::FIXED,
+            )
+        }
+        .is_ok()
+    }
+
     /// # Safety
     /// `base, len` is exactly a range from [`reserve`], released once.
     pub(super) unsafe fn release(base: NonNull<u8>, len: usize) {
@@ -166,8 +265,8 @@ mod sys {
 mod sys {
     use std::ptr::NonNull;
     use windows_sys::Win32::System::Memory::{
-        VirtualAlloc, VirtualFree, MEM_COMMIT, MEM_RELEASE, MEM_RESERVE, PAGE_NOACCESS,
-        PAGE_READWRITE,
+        VirtualAlloc, VirtualFree, MEM_COMMIT, MEM_DECOMMIT, MEM_RELEASE, MEM_RESERVE,
+        PAGE_NOACCESS, PAGE_READWRITE,
     };
 
     pub(super) fn page_size() -> usize {
@@ -195,6 +294,14 @@ mod sys {
             )
         };
         !p.is_null()
+    }
+
+    /// # Safety
+    /// `at..at + len` lies inside a range from [`reserve`], page-aligned,
+    /// and nothing refers into it.
+    pub(super) unsafe fn decommit(base: NonNull<u8>, at: usize, len: usize) -> bool {
+        // SAFETY: our own committed pages, unused.
+        unsafe { VirtualFree(base.as_ptr().add(at).cast(), len, MEM_DECOMMIT) != 0 }
     }
 
     /// # Safety
@@ -230,6 +337,12 @@ mod sys {
     }
 
     /// # Safety
+    /// Inside a range from [`reserve`] (the heap keeps it).
+    pub(super) unsafe fn decommit(_base: NonNull<u8>, _at: usize, _len: usize) -> bool {
+        true
+    }
+
+    /// # Safety
     /// Exactly a range from [`reserve`], released once.
     pub(super) unsafe fn release(base: NonNull<u8>, len: usize) {
         if let Some(l) = layout(len) {
@@ -259,6 +372,12 @@ mod sys {
     /// # Safety
     /// Never called (no region exists).
     pub(super) unsafe fn commit(_base: NonNull<u8>, _at: usize, _len: usize) -> bool {
+        false
+    }
+
+    /// # Safety
+    /// Never called (no region exists).
+    pub(super) unsafe fn decommit(_base: NonNull<u8>, _at: usize, _len: usize) -> bool {
         false
     }
 

@@ -62,6 +62,20 @@ struct Flat {
     used: usize,
 }
 
+impl Drop for Flat {
+    fn drop(&mut self) {
+        // Warm pages for the next interner on this thread (see `region`).
+        self.entries.recycle();
+        self.bytes.recycle();
+    }
+}
+
+/// `n` rounded up to whole 4 KiB pages: the memory the first `n` bytes of a
+/// region occupy once written.
+fn pages(n: usize) -> usize {
+    n.next_multiple_of(4096)
+}
+
 impl Store {
     /// An empty store with room for `capacity` entries before it grows.
     pub(super) fn new(capacity: usize, reserve: bool) -> Store {
@@ -328,11 +342,12 @@ impl Store {
         true
     }
 
-    /// Bytes held: entries, chunks or committed regions, large strings
-    /// (capacities, not lengths).
+    /// Bytes held: entries and chunks (capacities, not lengths) or the
+    /// pages of the regions written so far (committed pages that were
+    /// never written hold no memory), and large strings.
     pub(super) fn memory_usage(&self) -> usize {
         let layout = match &self.flat {
-            Some(f) => f.entries.committed() + f.bytes.committed(),
+            Some(f) => pages(self.pushed * size_of::<Entry>()) + pages(f.used),
             None => {
                 self.segs.capacity() * size_of::<Vec<Entry>>()
                     + self
