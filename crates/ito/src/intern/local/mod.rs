@@ -21,34 +21,45 @@
 //! attack : an insert probing more than MAX_PROBE_GROUPS groups switches the
 //!          table to SipHash-1-3 with random keys (std RandomState) and
 //!          rehashes every entry once (this reads the strings; only under attack)
-//! bytes  : strings < 4 KiB in chunks (4, 8, then 16 KiB) that never move,
-//!          each behind its length (1 byte under 128 bytes, else 2), addressed
-//!          by offset = chunk << 14 | position; longer ones in their own
-//!          Box<str>, offset = 1 << 31 | index
+//! bytes  : strings < 4 KiB behind their length (1 byte under 128 bytes,
+//!          else 2); longer ones in their own Box<str>, offset = 1 << 31 | index
+//! layout : entries and short strings in two contiguous arrays in reserved
+//!          address space (4 GiB + 2 GiB, committed as they fill; offset =
+//!          byte position), moved there once the interner outgrows 4 KiB of
+//!          strings or 1,024 entries; before that, or where address space
+//!          cannot be reserved, in 1,024-entry segments and 4/8/16 KiB
+//!          chunks that never move (offset = chunk << 14 | position)
 //! ```
 //! A hit is: hash → one 16-byte control group → slot → entry → length
 //! and byte compare (the length sits in front of the bytes, on their line;
 //! short strings are compared with two overlapping word loads, no `memcmp`
-//! call). The entry array is segmented (1,024 entries per segment) and
-//! string chunks never move, so no insert copies earlier data; the extra
-//! work of one insert is at most 16 migrated slots or 64 KiB of a drained
-//! table released.
+//! call). Neither layout ever moves a string or an entry once written
+//! (the move to the reserved layout copies at most 12 KiB, once), so no
+//! insert copies earlier data; the extra work of one insert is at most 16
+//! migrated slots or 64 KiB of a drained table released. The reserved
+//! layout saves a hit the segment and chunk pointer loads (8–12 % of a hit,
+//! `intern_local` bench); how it reserves, commits and recycles pages is
+//! in `region.rs`, the two layouts in `store.rs`.
 //!
 //! ## Memory per entry
 //! 8 bytes of entry, a 1-byte length prefix (2 bytes from 128 bytes up), 5
 //! bytes of table per slot at 7/16–7/8 load (plus the old table while it
-//! is being drained), the string bytes and chunk slack (16 KiB chunks).
+//! is being drained), the string bytes, and the unwritten rest of the last
+//! page of each reserved array (or, segmented, the chunk slack).
 //! Keeping the length in the chunk instead of the entry (12 bytes until
 //! 2026-11-22) saved 1.4–3 B per entry at the same hit speed (within
 //! noise). Measured with a counting allocator by the `intern_local` bench,
 //! bytes per entry beyond the string bytes:
 //!
-//! | strings | `LocalInterner` | string-interner | lasso `Rodeo` | `Interner` |
-//! |---|---|---|---|---|
-//! | 6,000 identifiers (12.5 B) | 18.3 | 21.0 | 32.6 | 46.0 |
-//! | 2,130 twitter words (35.5 B) | 22.3 | 51.0 | 57.9 | 54.4 |
-//! | 100,000 identifiers | 15.7 | 17.7 | 31.4 | 38.9 |
-//! | 1,000,000 identifiers | 19.6 | 27.9 | 41.0 | 34.6 |
+//! (the reserved layout's pages are mapped, not allocated: its column is
+//! [`LocalInterner::memory_usage`], written pages plus the table):
+//!
+//! | strings | `LocalInterner` | segmented | string-interner | lasso `Rodeo` | `Interner` |
+//! |---|---|---|---|---|---|
+//! | 6,000 identifiers (12.5 B) | 16.2 | 18.3 | 21.0 | 32.6 | 45.8 |
+//! | 2,130 twitter words (35.5 B) | 20.3 | 22.3 | 51.0 | 57.9 | 53.9 |
+//! | 100,000 identifiers | 15.6 | 15.7 | 17.7 | 31.4 | 38.9 |
+//! | 1,000,000 identifiers | 19.5 | 19.6 | 27.9 | 41.0 | 34.6 |
 //!
 //! (At 1,000,000 the numbers depend on where the last resize stands: while
 //! a table is being drained both are allocated.)
@@ -69,9 +80,15 @@
 //!   entry array is what makes resolve O(1) and growth hash-only.
 //! * Not `Sync`-shareable for writes: use [`Interner`](super::Interner)
 //!   for a table several threads insert into.
-//! * Small strings share a 2 GiB offset space (131,072 chunks of at most
-//!   16 KiB); past it `try_intern` reports
+//! * Small strings share a 2 GiB offset space (in either layout), and the
+//!   reserved layout has room for 2^29 entries (more than 2 GiB of
+//!   distinct short strings can make); past them `try_intern` reports
 //!   [`InternError::TooManyStrings`].
+//! * Reserving is address space, not memory: each interner past its
+//!   first 1,024 entries maps 6 GiB of it. A dropped interner's arrays go
+//!   to a per-thread cache (4 arrays, each keeping at most 1 MiB of
+//!   written pages) for the next interner on that thread, as an allocator
+//!   keeps freed memory: a fresh page costs ~1.4 µs to fault in on a VM.
 //!
 //! ```
 //! use ito::intern::LocalInterner;
