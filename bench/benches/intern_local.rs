@@ -32,13 +32,14 @@ use ito_bench::{
 mod common;
 use common::{
     bench_hit, bench_miss, filled, grow, hit_entry, miss_entry, once_entry, printed_sections,
-    similar_miss_entry, SI,
+    similar_miss_entry, Segmented, SI,
 };
 
 /// The four tables of the hit measurements, filled together (one string
 /// into each in turn, as the measurements have always been set up).
 struct Tables {
     local: LocalInterner,
+    segmented: Segmented,
     shared: ito::Interner,
     rodeo: lasso::Rodeo,
     si: SI,
@@ -47,17 +48,20 @@ struct Tables {
 impl Tables {
     fn filled(uniq: &[String]) -> Self {
         let mut local = LocalInterner::new();
+        let mut segmented = <Segmented as common::Peer>::new();
         let shared = ito::Interner::new();
         let mut rodeo = lasso::Rodeo::default();
         let mut si = SI::new();
         for s in uniq {
             local.intern(s);
+            segmented.0.intern(s);
             shared.intern(s);
             rodeo.get_or_intern(s);
             si.get_or_intern(s);
         }
         Tables {
             local,
+            segmented,
             shared,
             rodeo,
             si,
@@ -100,22 +104,28 @@ fn single_thread(c: &mut Criterion, name: &str, words: &[String]) {
 
 fn memory(datasets: &[(&str, Vec<String>)]) {
     memory_report(datasets, |name, words, e| {
-        let (local, local_b) = measure(|| filled::<LocalInterner>(words));
+        // The reserved layout's regions are mapped, not allocated: the
+        // counting allocator sees only its table, so its figure is
+        // `memory_usage()` (committed regions + table + large strings).
+        let (local, _) = measure(|| filled::<LocalInterner>(words));
         let reported = local.memory_usage();
+        let (seg, local_b) = measure(|| filled::<Segmented>(words));
+        let seg_reported = seg.0.memory_usage();
         let (shared, shared_b) = measure(|| filled::<ito::Interner>(words));
         let (rodeo, rodeo_b) = measure(|| filled::<lasso::Rodeo>(words));
         let (si, si_b) = measure(|| filled::<SI>(words));
         println!(
-            "{} | LocalInterner {} [memory_usage() {:.1}] | Interner {} | lasso Rodeo {} | string-interner {} | local/string-interner {:.2}",
+            "{} | LocalInterner reserved, memory_usage() {} | segmented {} [memory_usage() {:.1}] | Interner {} | lasso Rodeo {} | string-interner {} | reserved/string-interner {:.2}",
             e.head(name),
+            e.format(reported as isize),
             e.format(local_b),
-            e.per(reported as isize),
+            e.per(seg_reported as isize),
             e.format(shared_b),
             e.format(rodeo_b),
             e.format(si_b),
-            local_b as f64 / si_b as f64,
+            reported as f64 / si_b as f64,
         );
-        drop((local, shared, rodeo, si));
+        drop((local, seg, shared, rodeo, si));
     });
 }
 
@@ -131,6 +141,7 @@ fn growth_report() {
     g.title(runs);
     for run in 0..runs {
         grow::<LocalInterner>(&mut g, &format!("LocalInterner #{run}"), true);
+        grow::<Segmented>(&mut g, &format!("LocalInterner segmented #{run}"), true);
         grow::<ito::Interner>(&mut g, &format!("Interner #{run}"), true);
         grow::<lasso::Rodeo>(&mut g, &format!("lasso Rodeo #{run}"), true);
         grow::<SI>(&mut g, &format!("string-interner #{run}"), true);
@@ -153,6 +164,7 @@ fn ratio_report(ids: &[String], words: &[String]) {
             25,
             &mut [
                 hit_entry("LocalInterner", &mut t.local, data),
+                hit_entry("LocalInterner segmented", &mut t.segmented, data),
                 hit_entry("Interner", &mut t.shared, data),
                 hit_entry("lasso", &mut t.rodeo, data),
                 hit_entry("string-interner", &mut t.si, data),
@@ -163,6 +175,7 @@ fn ratio_report(ids: &[String], words: &[String]) {
             25,
             &mut [
                 miss_entry::<LocalInterner>("LocalInterner", &uniq),
+                miss_entry::<Segmented>("LocalInterner segmented", &uniq),
                 miss_entry::<ito::Interner>("Interner", &uniq),
                 miss_entry::<lasso::Rodeo>("lasso", &uniq),
                 miss_entry::<SI>("string-interner", &uniq),

@@ -68,6 +68,35 @@ impl Peer for ito::intern::LocalInterner {
     }
 }
 
+/// `LocalInterner` kept in its segmented layout (no reserved address
+/// space): the fallback's figures beside the default's (only the
+/// `intern_local` bench uses it).
+#[allow(dead_code)]
+pub(crate) struct Segmented(pub(crate) ito::intern::LocalInterner);
+
+impl Peer for Segmented {
+    type Sym = ito::Sym;
+    fn new() -> Self {
+        Segmented(
+            ito::intern::LocalInterner::builder()
+                .reserve_address_space(false)
+                .build(),
+        )
+    }
+    fn repeatable() -> Self {
+        Segmented(
+            ito::intern::LocalInterner::builder()
+                .reserve_address_space(false)
+                .seed(GROWTH_SEED)
+                .build(),
+        )
+    }
+    #[inline]
+    fn intern(&mut self, s: &str) -> ito::Sym {
+        self.0.intern(s)
+    }
+}
+
 impl Peer for lasso::Rodeo {
     type Sym = lasso::Spur;
     fn new() -> Self {

@@ -1,7 +1,10 @@
 //! `LocalInterner`: model-based properties against `HashMap<String, u32>`,
 //! resizes checked mid-migration, dense symbols, byte cap, `intern_str`,
 //! memory accounting, and the pathologies (colliding keys with a known
-//! seed, similar 1 MiB strings, `__stress_<i>.out`).
+//! seed, similar 1 MiB strings, `__stress_<i>.out`); the main properties
+//! run on both layouts (reserved address space, and the segmented
+//! fallback), and the move from one to the other is tested at each of its
+//! triggers.
 
 mod common;
 
@@ -53,9 +56,24 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn matches_hashmap_model(ops in prop::collection::vec(op(), 0..400), seed in any::<u64>()) {
-        let mut t = LocalBuilder::new().seed(seed).build();
+    fn matches_hashmap_model(
+        ops in prop::collection::vec(op(), 0..400),
+        seed in any::<u64>(),
+        reserve in any::<bool>(),
+        prefill in prop_oneof![Just(0usize), Just(600), Just(1100)],
+    ) {
+        let mut t = LocalBuilder::new().seed(seed).reserve_address_space(reserve).build();
         let mut model: HashMap<String, u32> = HashMap::new();
+        // 1,100 short keys move a reserving interner to its flat layout
+        // before the ops (more than 1,024 entries); 600 leave it just short.
+        for i in 0..prefill {
+            let k = format!("pre{i}");
+            model.insert(k.clone(), i as u32 + 1);
+            prop_assert_eq!(t.intern(&k).to_u32(), i as u32 + 1);
+        }
+        if prefill > 1024 {
+            prop_assert_eq!(t.diagnostics().reserved, reserve && RESERVES);
+        }
         for op in ops {
             match op {
                 Op::Intern(s) => {
@@ -79,9 +97,32 @@ proptest! {
     }
 }
 
+/// Whether this target reserves address space (64-bit Unix and Windows,
+/// not under Miri): where it does not, both builders give the segmented
+/// layout.
+const RESERVES: bool = cfg!(all(
+    target_pointer_width = "64",
+    any(unix, windows),
+    not(miri)
+));
+
+/// A builder for each layout.
+fn layouts() -> [(bool, LocalBuilder); 2] {
+    [
+        (RESERVES, LocalBuilder::new()),
+        (false, LocalBuilder::new().reserve_address_space(false)),
+    ]
+}
+
 #[test]
 fn interleaved_ops_across_resizes_and_during_migration() {
-    let mut t = LocalInterner::new();
+    for (reserved, b) in layouts() {
+        interleaved_ops(b.build());
+        let _ = reserved;
+    }
+}
+
+fn interleaved_ops(mut t: LocalInterner) {
     let mut model = HashMap::new();
     let mut saw_migration = 0;
     let mut caps = Vec::new();
@@ -114,6 +155,48 @@ fn interleaved_ops_across_resizes_and_during_migration() {
     check_against(&t, &model);
     assert!(t.diagnostics().longest_probe <= LOCAL_MAX_PROBE_GROUPS);
     assert!(!t.diagnostics().strong_hash);
+}
+
+/// The move to reserved address space: by its first chunk filling (4 KiB
+/// of strings), by its first entry segment filling (1,024 entries), with
+/// large strings interned before it, and from `with_capacity`; every
+/// string stays where its symbol says, in both layouts.
+#[test]
+fn layouts_move_at_each_trigger_and_agree() {
+    // 127 bytes + 1-byte prefix = 128: the 33rd string does not fit the
+    // first chunk.
+    let by_chunk: Vec<String> = (0..40)
+        .map(|i| format!("{i:03}{}", "a".repeat(124)))
+        .collect();
+    // 1,100 strings of at most 3 bytes: the first chunk is not full when
+    // the 1,025th entry arrives.
+    let by_entries: Vec<String> = (0..1100).map(|i| format!("{i:x}")).collect();
+    // Large strings first (own allocations, entries only), then short ones.
+    let mut large_first: Vec<String> = (0..5).map(|i| format!("{i}{}", "L".repeat(5000))).collect();
+    large_first.extend((0..2000).map(|i| format!("k{i}")));
+    for keys in [&by_chunk, &by_entries, &large_first] {
+        let mut per_layout = Vec::new();
+        for (reserved, b) in layouts() {
+            let mut t = b.seed(3).build();
+            let mut model = HashMap::new();
+            for (i, k) in keys.iter().enumerate() {
+                if i == 32 && keys == &by_chunk || i == 1024 && keys == &by_entries {
+                    assert!(!t.diagnostics().reserved, "moved too early");
+                }
+                model.insert(k.clone(), i as u32 + 1);
+                assert_eq!(t.intern(k).to_u32(), i as u32 + 1);
+            }
+            assert_eq!(t.diagnostics().reserved, reserved);
+            check_against(&t, &model);
+            per_layout.push(t.iter().map(|(s, k)| (s, k.to_owned())).collect::<Vec<_>>());
+        }
+        assert_eq!(per_layout[0], per_layout[1]);
+    }
+    let sized = LocalInterner::with_capacity(10_000);
+    assert_eq!(sized.diagnostics().reserved, RESERVES);
+    assert!(sized.memory_usage() >= 5 * 10_000);
+    let small = LocalInterner::with_capacity(100);
+    assert!(!small.diagnostics().reserved);
 }
 
 #[test]
@@ -172,7 +255,12 @@ fn empty_and_unicode_and_boundary_lengths() {
 /// by one byte: every string stays readable after later chunks are added.
 #[test]
 fn strings_filling_chunks_exactly() {
-    let mut t = LocalInterner::new();
+    for (_, b) in layouts() {
+        filling_chunks(b.build());
+    }
+}
+
+fn filling_chunks(mut t: LocalInterner) {
     let mut strings = Vec::new();
     // 127 bytes + 1-byte prefix = 128: 32 fill the 4 KiB first chunk.
     for i in 0..32 {
@@ -253,8 +341,10 @@ fn memory_usage_is_sane() {
     assert!(used > bytes + 9 * words.len(), "{used}");
     assert!(used < bytes + 40 * words.len(), "{used}");
     assert!(format!("{t:?}").contains("len: 100000"));
+    // Pre-sized: at least the table (5 bytes per slot); the reserved
+    // layout counts entry pages only once written.
     let sized = LocalInterner::with_capacity(100_000);
-    assert!(sized.memory_usage() >= 8 * 100_000);
+    assert!(sized.memory_usage() >= 5 * 100_000);
 }
 
 #[test]
@@ -295,8 +385,14 @@ const COLLIDE_BITS: u32 = 12;
 fn colliding_keys_switch_to_siphash_and_stay_linear() {
     let n = 3000;
     let keys = colliding_keys("atk", SEED, COLLIDE_BITS, 2 * n);
+    for (_, b) in layouts() {
+        colliding(&keys, n, b);
+    }
+}
+
+fn colliding(keys: &[String], n: usize, b: LocalBuilder) {
     let run = |keys: &[String]| {
-        let mut t = LocalBuilder::new().seed(SEED).build();
+        let mut t = b.clone().seed(SEED).build();
         for k in keys {
             t.intern(k);
         }
@@ -307,7 +403,7 @@ fn colliding_keys_switch_to_siphash_and_stay_linear() {
         t.diagnostics()
     };
     let d1 = run(&keys[..n]);
-    let d2 = run(&keys);
+    let d2 = run(keys);
     for d in [d1, d2] {
         assert!(d.strong_hash, "{d:?}");
         assert!(d.longest_probe <= LOCAL_MAX_PROBE_GROUPS + 1, "{d:?}");
@@ -372,9 +468,15 @@ fn similar_megabyte_strings_differing_near_the_end_and_in_the_middle() {
 
 #[test]
 fn stress_keys_million() {
+    for (reserved, b) in layouts() {
+        let t = stress(b.build());
+        assert_eq!(t.diagnostics().reserved, reserved);
+    }
+}
+
+fn stress(mut t: LocalInterner) -> LocalInterner {
     // LuaJIT#555: 1,000,000 keys `__stress_<i>.out`.
     const N: usize = 1_000_000;
-    let mut t = LocalInterner::new();
     for i in 0..N {
         let s = format!("__stress_{i}.out");
         assert_eq!(t.intern(&s).to_u32() as usize, i + 1);
@@ -391,4 +493,5 @@ fn stress_keys_million() {
     assert!(d.longest_probe <= LOCAL_MAX_PROBE_GROUPS, "{d:?}");
     // Average probe well under two groups at <= 7/8 load.
     assert!(d.probe_groups < 2 * N as u64, "{d:?}");
+    t
 }

@@ -149,3 +149,36 @@ fn local_interner_records_resize_and_migration() {
     let all: Vec<&str> = t.iter().map(|(_, s)| s).collect();
     assert_eq!(all, keys.iter().map(String::as_str).collect::<Vec<_>>());
 }
+
+/// The reserved layout (under Miri a heap-backed stand-in for the mapping):
+/// the move by a full first chunk and by 1,024 entries, strings written
+/// after the move, and a second interner taking
+/// the first one's recycled regions (stale bytes it must never read).
+#[test]
+fn local_interner_reserved_layout_and_recycled_regions() {
+    for round in 0..2 {
+        let mut t = LocalInterner::new();
+        let mut keys: Vec<String> = (0..40)
+            .map(|i| format!("{i:03}{}", "a".repeat(124)))
+            .collect();
+        keys.extend((0..1030).map(|i| format!("{round}{i:x}")));
+        keys.push("m".repeat(300));
+        keys.push("z".repeat(5000));
+        let syms: Vec<_> = keys.iter().map(|k| t.intern(k)).collect();
+        assert!(t.diagnostics().reserved);
+        for (k, s) in keys.iter().zip(&syms).step_by(7) {
+            assert_eq!(t.resolve(*s), k);
+            assert_eq!(t.get(k), Some(*s));
+        }
+        assert_eq!(t.get("absent"), None);
+        assert_eq!(t.iter().count(), keys.len());
+    }
+    let mut seg = ito::intern::LocalBuilder::new()
+        .reserve_address_space(false)
+        .build();
+    for i in 0..1100 {
+        seg.intern(&i.to_string());
+    }
+    assert!(!seg.diagnostics().reserved);
+    assert_eq!(seg.get("1099").map(|s| s.to_u32()), Some(1100));
+}

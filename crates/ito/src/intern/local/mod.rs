@@ -21,34 +21,45 @@
 //! attack : an insert probing more than MAX_PROBE_GROUPS groups switches the
 //!          table to SipHash-1-3 with random keys (std RandomState) and
 //!          rehashes every entry once (this reads the strings; only under attack)
-//! bytes  : strings < 4 KiB in chunks (4, 8, then 16 KiB) that never move,
-//!          each behind its length (1 byte under 128 bytes, else 2), addressed
-//!          by offset = chunk << 14 | position; longer ones in their own
-//!          Box<str>, offset = 1 << 31 | index
+//! bytes  : strings < 4 KiB behind their length (1 byte under 128 bytes,
+//!          else 2); longer ones in their own Box<str>, offset = 1 << 31 | index
+//! layout : entries and short strings in two contiguous arrays in reserved
+//!          address space (4 GiB + 2 GiB, committed as they fill; offset =
+//!          byte position), moved there once the interner outgrows 4 KiB of
+//!          strings or 1,024 entries; before that, or where address space
+//!          cannot be reserved, in 1,024-entry segments and 4/8/16 KiB
+//!          chunks that never move (offset = chunk << 14 | position)
 //! ```
 //! A hit is: hash → one 16-byte control group → slot → entry → length
 //! and byte compare (the length sits in front of the bytes, on their line;
 //! short strings are compared with two overlapping word loads, no `memcmp`
-//! call). The entry array is segmented (1,024 entries per segment) and
-//! string chunks never move, so no insert copies earlier data; the extra
-//! work of one insert is at most 16 migrated slots or 64 KiB of a drained
-//! table released.
+//! call). Neither layout ever moves a string or an entry once written
+//! (the move to the reserved layout copies at most 12 KiB, once), so no
+//! insert copies earlier data; the extra work of one insert is at most 16
+//! migrated slots or 64 KiB of a drained table released. The reserved
+//! layout saves a hit the segment and chunk pointer loads (8–12 % of a hit,
+//! `intern_local` bench); how it reserves, commits and recycles pages is
+//! in `region.rs`, the two layouts in `store.rs`.
 //!
 //! ## Memory per entry
 //! 8 bytes of entry, a 1-byte length prefix (2 bytes from 128 bytes up), 5
 //! bytes of table per slot at 7/16–7/8 load (plus the old table while it
-//! is being drained), the string bytes and chunk slack (16 KiB chunks).
+//! is being drained), the string bytes, and the unwritten rest of the last
+//! page of each reserved array (or, segmented, the chunk slack).
 //! Keeping the length in the chunk instead of the entry (12 bytes until
 //! 2026-11-22) saved 1.4–3 B per entry at the same hit speed (within
 //! noise). Measured with a counting allocator by the `intern_local` bench,
 //! bytes per entry beyond the string bytes:
 //!
-//! | strings | `LocalInterner` | string-interner | lasso `Rodeo` | `Interner` |
-//! |---|---|---|---|---|
-//! | 6,000 identifiers (12.5 B) | 18.3 | 21.0 | 32.6 | 46.0 |
-//! | 2,130 twitter words (35.5 B) | 22.3 | 51.0 | 57.9 | 54.4 |
-//! | 100,000 identifiers | 15.7 | 17.7 | 31.4 | 38.9 |
-//! | 1,000,000 identifiers | 19.6 | 27.9 | 41.0 | 34.6 |
+//! (the reserved layout's pages are mapped, not allocated: its column is
+//! [`LocalInterner::memory_usage`], written pages plus the table):
+//!
+//! | strings | `LocalInterner` | segmented | string-interner | lasso `Rodeo` | `Interner` |
+//! |---|---|---|---|---|---|
+//! | 6,000 identifiers (12.5 B) | 16.2 | 18.3 | 21.0 | 32.6 | 45.8 |
+//! | 2,130 twitter words (35.5 B) | 20.3 | 22.3 | 51.0 | 57.9 | 53.9 |
+//! | 100,000 identifiers | 15.6 | 15.7 | 17.7 | 31.4 | 38.9 |
+//! | 1,000,000 identifiers | 19.5 | 19.6 | 27.9 | 41.0 | 34.6 |
 //!
 //! (At 1,000,000 the numbers depend on where the last resize stands: while
 //! a table is being drained both are allocated.)
@@ -69,9 +80,15 @@
 //!   entry array is what makes resolve O(1) and growth hash-only.
 //! * Not `Sync`-shareable for writes: use [`Interner`](super::Interner)
 //!   for a table several threads insert into.
-//! * Small strings share a 2 GiB offset space (131,072 chunks of at most
-//!   16 KiB); past it `try_intern` reports
+//! * Small strings share a 2 GiB offset space (in either layout), and the
+//!   reserved layout has room for 2^29 entries (more than 2 GiB of
+//!   distinct short strings can make); past them `try_intern` reports
 //!   [`InternError::TooManyStrings`].
+//! * Reserving is address space, not memory: each interner past its
+//!   first 1,024 entries maps 6 GiB of it. A dropped interner's arrays go
+//!   to a per-thread cache (4 arrays, each keeping at most 1 MiB of
+//!   written pages) for the next interner on that thread, as an allocator
+//!   keeps freed memory: a fresh page costs ~1.4 µs to fault in on a VM.
 //!
 //! ```
 //! use ito::intern::LocalInterner;
@@ -119,17 +136,20 @@ const CHUNK_BITS: u32 = 14;
 const MAX_CHUNK: usize = 1 << CHUNK_BITS;
 /// First chunk (must hold any string shorter than `LARGE`, prefixed).
 const FIRST_CHUNK: usize = 4096;
-const _: () = assert!(prefix_len(LARGE - 1) + LARGE - 1 <= FIRST_CHUNK);
+const _: () = assert!(entry::prefix_len(LARGE - 1) + LARGE - 1 <= FIRST_CHUNK);
 /// Entries per segment of the entry array.
 const SEG_BITS: u32 = 10;
 const SEG: usize = 1 << SEG_BITS;
 
 mod entry;
 mod group;
+mod region;
+mod store;
 mod table;
 
-use entry::{prefix_len, same_bytes, Entry, LARGE_FLAG};
+use entry::{same_bytes, Entry};
 use group::WIDTH;
+use store::Store;
 use table::{tag_of, Table};
 
 /// Configures a [`LocalInterner`]: initial capacity, byte cap and (for
@@ -148,6 +168,7 @@ pub struct LocalBuilder {
     capacity: usize,
     max_bytes: Option<usize>,
     seed: Option<u64>,
+    segmented: bool,
 }
 
 impl LocalBuilder {
@@ -203,6 +224,30 @@ impl LocalBuilder {
         self
     }
 
+    /// Whether to move entries and strings into reserved address space
+    /// once the interner outgrows its first 4 KiB of strings or 1,024
+    /// entries (default `true`). There, both are contiguous arrays that
+    /// never move, so a lookup makes two fewer dependent loads and growth
+    /// still copies nothing; the interner reserves 6 GiB of address space
+    /// (no memory: pages are committed as they fill). With `false`, or
+    /// where the platform cannot reserve (32-bit targets, an address-space
+    /// limit), entries and strings stay in segments that never move.
+    /// [`LocalDiagnostics::reserved`] tells which layout is in use.
+    ///
+    /// ```
+    /// let mut interner = ito::intern::LocalBuilder::new()
+    ///     .reserve_address_space(false)
+    ///     .build();
+    /// for i in 0..5_000 {
+    ///     interner.intern(&i.to_string());
+    /// }
+    /// assert!(!interner.diagnostics().reserved);
+    /// ```
+    pub fn reserve_address_space(mut self, reserve: bool) -> Self {
+        self.segmented = !reserve;
+        self
+    }
+
     /// Build the interner.
     ///
     /// ```
@@ -212,13 +257,6 @@ impl LocalBuilder {
         let cap = (self.capacity.saturating_mul(8) / 7 + 1)
             .max(MIN_CAP)
             .next_power_of_two();
-        let mut segs = Vec::new();
-        let mut left = self.capacity.min(u32::MAX as usize);
-        while left > 0 {
-            let n = left.min(SEG);
-            segs.push(Vec::with_capacity(if segs.is_empty() { n } else { SEG }));
-            left -= n;
-        }
         LocalInterner {
             table: Table::new(cap),
             old: None,
@@ -227,11 +265,8 @@ impl LocalBuilder {
             retired_slots: Vec::new(),
             next_ctrl: Vec::new(),
             next_slots: Vec::new(),
-            segs,
+            store: Store::new(self.capacity, !self.segmented),
             len: 0,
-            chunks: Vec::new(),
-            large: Vec::new(),
-            arena_bytes: 0,
             seed: self.seed.unwrap_or_else(crate::hash::seed),
             strong: None,
             max_bytes: self.max_bytes,
@@ -266,6 +301,9 @@ pub struct LocalDiagnostics {
     pub capacity: usize,
     /// Whether an old table is still being drained into the current one.
     pub migrating: bool,
+    /// Whether entries and strings live in reserved address space (see
+    /// [`LocalBuilder::reserve_address_space`]).
+    pub reserved: bool,
 }
 
 /// A single-threaded string interner: each distinct string gets one
@@ -302,15 +340,9 @@ pub struct LocalInterner {
     /// a reused heap block must) nor faults in all its pages at once.
     next_ctrl: Vec<u8>,
     next_slots: Vec<u32>,
-    /// Entries, `SEG` per segment (the first grows up to `SEG`).
-    segs: Vec<Vec<Entry>>,
+    /// Entries and string bytes (flat or segmented, see `store`).
+    store: Store,
     len: usize,
-    /// Chunks for strings under `LARGE` bytes; never reallocated (a string
-    /// is appended only if it fits the capacity).
-    chunks: Vec<Vec<u8>>,
-    large: Vec<Box<str>>,
-    /// Capacity of the chunks plus the large strings' bytes.
-    arena_bytes: usize,
     seed: u64,
     /// Keys of the SipHash fallback, once switched.
     strong: Option<RandomState>,
@@ -386,66 +418,12 @@ impl LocalInterner {
 
     #[inline(always)]
     fn entry(&self, idx: u32) -> &Entry {
-        let i = idx as usize;
-        &self.segs[i >> SEG_BITS][i & (SEG - 1)]
-    }
-
-    /// # Safety
-    /// `idx` must be below the number of pushed entries.
-    #[inline(always)]
-    unsafe fn entry_unchecked(&self, idx: u32) -> &Entry {
-        let i = idx as usize;
-        debug_assert!(i < self.entries_pushed());
-        // SAFETY: entry `i` lives in segment `i >> SEG_BITS` at `i % SEG`
-        // (segments fill in order), which exist by the caller's contract.
-        unsafe {
-            self.segs
-                .get_unchecked(i >> SEG_BITS)
-                .get_unchecked(i & (SEG - 1))
-        }
-    }
-
-    fn entries_pushed(&self) -> usize {
-        self.segs.iter().map(Vec::len).sum()
-    }
-
-    #[inline(always)]
-    fn entry_mut(&mut self, idx: u32) -> &mut Entry {
-        let i = idx as usize;
-        &mut self.segs[i >> SEG_BITS][i & (SEG - 1)]
+        self.store.entry(idx)
     }
 
     #[inline(always)]
     fn bytes_of(&self, e: &Entry) -> &str {
-        if e.offset & LARGE_FLAG != 0 {
-            return &self.large[(e.offset & !LARGE_FLAG) as usize];
-        }
-        let ci = (e.offset >> CHUNK_BITS) as usize;
-        debug_assert!(ci < self.chunks.len());
-        // SAFETY: `store` returned this chunk index for an existing chunk;
-        // chunks are never removed.
-        let chunk = unsafe { self.chunks.get_unchecked(ci) };
-        let at = (e.offset & (MAX_CHUNK as u32 - 1)) as usize;
-        debug_assert!(at < chunk.len());
-        // SAFETY: `store` wrote a length prefix at `at` (one byte below
-        // 0x80, else 0x80 | low 7 bits then the high bits), followed by the
-        // string, all within the chunk's initialised length.
-        let (len, start) = unsafe {
-            let b0 = *chunk.get_unchecked(at) as usize;
-            if b0 < 0x80 {
-                (b0, at + 1)
-            } else {
-                (
-                    (b0 & 0x7f) | (*chunk.get_unchecked(at + 1) as usize) << 7,
-                    at + 2,
-                )
-            }
-        };
-        debug_assert!(start + len <= chunk.len());
-        // SAFETY: `start..start + len` holds the bytes of a whole `&str`,
-        // appended to this chunk right after its prefix (see `store`), so it
-        // is in bounds and valid UTF-8; chunks are append-only.
-        unsafe { std::str::from_utf8_unchecked(chunk.get_unchecked(start..start + len)) }
+        self.store.bytes_of(e)
     }
 
     /// Search one table for `s` (hash `h`).
@@ -464,7 +442,7 @@ impl LocalInterner {
                 // SAFETY: a full slot holds the index of a pushed entry
                 // (`set` runs after `push_entry`), and entries are never
                 // removed.
-                let e = unsafe { self.entry_unchecked(idx) };
+                let e = unsafe { self.store.entry_unchecked(idx) };
                 if e.hash == h && {
                     let stored = self.bytes_of(e).as_bytes();
                     // `s` first: its length, known before any load, picks
@@ -630,9 +608,9 @@ impl LocalInterner {
         if self.len >= u32::MAX as usize - 1 || s.len() > u32::MAX as usize {
             return Err(InternError::TooManyStrings);
         }
-        let offset = self.store(s)?;
+        let offset = self.store.store(s)?;
         let idx = self.len as u32;
-        self.push_entry(Entry { offset, hash: h });
+        self.store.push(Entry { offset, hash: h })?;
 
         let mut h = h;
         let mut groups = groups;
@@ -665,60 +643,6 @@ impl LocalInterner {
             self.prepare_step();
         }
         Ok(Sym::from_raw(idx + 1))
-    }
-
-    /// Copy `s` into the arena; its entry offset. Small strings go into
-    /// the current chunk behind a length prefix (one byte under 128 bytes,
-    /// else two: `0x80 | len & 0x7f`, `len >> 7`), large ones into their own
-    /// allocation.
-    fn store(&mut self, s: &str) -> Result<u32, InternError> {
-        if s.len() >= LARGE {
-            let i = self.large.len();
-            if i >= LARGE_FLAG as usize {
-                return Err(InternError::TooManyStrings);
-            }
-            self.large.push(s.into());
-            self.arena_bytes += s.len();
-            return Ok(LARGE_FLAG | i as u32);
-        }
-        let need = prefix_len(s.len()) + s.len();
-        let fits = self
-            .chunks
-            .last()
-            .is_some_and(|c| c.capacity() - c.len() >= need);
-        if !fits {
-            let n = self.chunks.len();
-            if n >= 1 << (31 - CHUNK_BITS) {
-                return Err(InternError::TooManyStrings);
-            }
-            let cap = (FIRST_CHUNK << n.min(2)).min(MAX_CHUNK);
-            self.chunks.push(Vec::with_capacity(cap));
-            self.arena_bytes += cap;
-        }
-        let n = self.chunks.len() - 1;
-        let chunk = &mut self.chunks[n];
-        let start = chunk.len();
-        // Everything fits in the capacity: no reallocation, earlier strings
-        // stay put.
-        let len = s.len();
-        if len < 0x80 {
-            chunk.push(len as u8);
-        } else {
-            chunk.extend_from_slice(&[0x80 | (len & 0x7f) as u8, (len >> 7) as u8]);
-        }
-        chunk.extend_from_slice(s.as_bytes());
-        Ok((n as u32) << CHUNK_BITS | start as u32)
-    }
-
-    fn push_entry(&mut self, e: Entry) {
-        match self.segs.get_mut(self.len >> SEG_BITS) {
-            Some(seg) => seg.push(e),
-            None => {
-                let mut seg = Vec::with_capacity(if self.segs.is_empty() { 0 } else { SEG });
-                seg.push(e);
-                self.segs.push(seg);
-            }
-        }
     }
 
     /// Move up to `n` slots of the old table into the current one, by
@@ -828,7 +752,7 @@ impl LocalInterner {
         for idx in 0..=self.len as u32 {
             let e = *self.entry(idx);
             let h = keys.hash_one(self.bytes_of(&e).as_bytes()) as u32;
-            self.entry_mut(idx).hash = h;
+            self.store.entry_mut(idx).hash = h;
             if (idx as usize) < self.len {
                 let (slot, _) = table.find_empty(h);
                 table.set(slot, tag_of(h), idx);
@@ -924,22 +848,13 @@ impl LocalInterner {
     /// assert!(interner.memory_usage() >= before + 10_000);
     /// ```
     pub fn memory_usage(&self) -> usize {
-        let segs = self.segs.capacity() * std::mem::size_of::<Vec<Entry>>()
-            + self
-                .segs
-                .iter()
-                .map(|s| s.capacity() * std::mem::size_of::<Entry>())
-                .sum::<usize>();
         self.table.bytes()
             + self.old.as_ref().map_or(0, Table::bytes)
             + self.retired_ctrl.capacity()
             + self.retired_slots.capacity() * 4
             + self.next_ctrl.capacity()
             + self.next_slots.capacity() * 4
-            + segs
-            + self.chunks.capacity() * std::mem::size_of::<Vec<u8>>()
-            + self.large.capacity() * std::mem::size_of::<Box<str>>()
-            + self.arena_bytes
+            + self.store.memory_usage()
     }
 
     /// Every `(Sym, &str)` in symbol order (insertion order).
@@ -972,6 +887,7 @@ impl LocalInterner {
             strong_hash: self.strong.is_some(),
             capacity: self.table.cap(),
             migrating: self.old.is_some(),
+            reserved: self.store.is_flat(),
         }
     }
 }
