@@ -31,6 +31,7 @@ pub(crate) mod dispatch;
 pub(crate) mod escape;
 pub(crate) mod facts;
 pub(crate) mod fault;
+pub(crate) mod group;
 pub(crate) mod hex;
 pub(crate) mod json;
 pub(crate) mod utf8;

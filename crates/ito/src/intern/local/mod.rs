@@ -142,13 +142,12 @@ const SEG_BITS: u32 = 10;
 const SEG: usize = 1 << SEG_BITS;
 
 mod entry;
-mod group;
 mod region;
 mod store;
 mod table;
 
+use crate::simd::group::WIDTH;
 use entry::{same_bytes, Entry};
-use group::WIDTH;
 use store::Store;
 use table::{tag_of, Table};
 
@@ -965,80 +964,7 @@ impl<'a> FromIterator<&'a str> for LocalInterner {
 
 #[cfg(test)]
 mod tests {
-    use super::group::Group;
     use super::*;
-
-    fn scalar(bytes: &[u8; 16], f: impl Fn(u8) -> bool) -> u32 {
-        (0..16).filter(|&i| f(bytes[i])).map(|i| 1 << i).sum()
-    }
-
-    #[test]
-    fn group_masks_match_scalar() {
-        check_group::<Group>(cfg!(all(target_arch = "x86_64", not(miri))));
-        check_group::<super::group::swar::Group>(false);
-    }
-
-    trait AnyGroup: Copy {
-        /// # Safety
-        /// 16 readable bytes.
-        unsafe fn load_(p: *const u8) -> Self;
-        fn tag(self, t: u8) -> u32;
-        fn empty(self) -> u32;
-        fn full(self) -> u32;
-    }
-    macro_rules! any_group {
-        ($t:ty) => {
-            impl AnyGroup for $t {
-                unsafe fn load_(p: *const u8) -> Self {
-                    // SAFETY: forwarded contract.
-                    unsafe { <$t>::load(p) }
-                }
-                fn tag(self, t: u8) -> u32 {
-                    self.match_tag(t).0
-                }
-                fn empty(self) -> u32 {
-                    self.match_empty().0
-                }
-                fn full(self) -> u32 {
-                    self.match_full().0
-                }
-            }
-        };
-    }
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    any_group!(Group);
-    any_group!(super::group::swar::Group);
-
-    fn check_group<G: AnyGroup>(exact: bool) {
-        let mut rng = 0x1234_5678_9abc_def1u64;
-        for round in 0..20_000 {
-            let mut bytes = [0u8; 16];
-            for b in &mut bytes {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                // Control bytes are 0 or 0x80..=0xff; few distinct tags so
-                // matches are common.
-                *b = if rng & 3 == 0 {
-                    0
-                } else {
-                    0x80 | (rng >> 8) as u8 & 7
-                };
-            }
-            // SAFETY: `bytes` has 16 bytes.
-            let g = unsafe { G::load_(bytes.as_ptr()) };
-            assert_eq!(g.empty(), scalar(&bytes, |b| b == 0), "{round}");
-            assert_eq!(g.full(), scalar(&bytes, |b| b >= 0x80), "{round}");
-            let tag = 0x80 | (round % 8) as u8;
-            let got = g.tag(tag);
-            let want = scalar(&bytes, |b| b == tag);
-            // SWAR may add false positives, never miss a match.
-            assert_eq!(got & want, want, "{round}");
-            if exact {
-                assert_eq!(got, want, "{round}");
-            }
-        }
-    }
 
     #[test]
     fn same_bytes_matches_slice_eq() {

@@ -1,8 +1,8 @@
 //! The open-addressing table of symbol indices: control bytes (a tag per
 //! slot, mirrored for in-bounds group loads) and one entry index per slot.
 
-use super::group::{Group, WIDTH};
 use super::MIN_CAP;
+use crate::simd::group::{Group, WIDTH};
 
 pub(super) struct Table {
     /// `cap + WIDTH` control bytes; the last `WIDTH` mirror the first, so a
