@@ -343,11 +343,7 @@ pub(crate) fn safe_str(out: &mut Vec<u8>, s: &str, esc: Esc<'_>) {
     }
 }
 
-/// Whether a short byte (below 4 bytes) needs escaping.
-#[inline(always)]
-fn special_byte(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
-}
+use crate::simd::class::is_special as special_byte;
 
 /// Writes `,"key":` (no comma when `first`) for a clean key of at most 32
 /// bytes, with one reserve and overlapping word stores; `false` (nothing

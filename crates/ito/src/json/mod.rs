@@ -285,7 +285,7 @@ pub(crate) fn escape_bytes(dst: &mut Vec<u8>, src: &[u8]) {
 #[inline]
 pub fn needs_escape(s: &[u8]) -> bool {
     if s.len() <= 16 {
-        return s.iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        return s.iter().any(|&b| crate::simd::class::is_special(b));
     }
     // SAFETY: `best()` only returns kernels the CPU supports.
     unsafe { (kernels::best().scan)(s).0 < s.len() }

@@ -2,40 +2,20 @@
 //! the text toolkit: finding the next byte that needs attention inside a
 //! string, decoding one escape, validating a string body.
 //!
-//! The search for `"`, `\` or a control byte looks at the first 16 bytes
-//! inline, eight at a time in a `u64` (exact per-byte comparisons), since
-//! most runs between escapes are short; longer runs go to the `ito::json`
-//! SIMD scan kernel. Escaping itself is the `ito::json` escape kernel, and
+//! The search for `"`, `\` or a control byte (the crate's one definition,
+//! `simd::class`) looks at the first 16 bytes inline, eight at a time in a
+//! `u64`, since most runs between escapes are short; longer runs go to the
+//! `ito::json` SIMD scan kernel. Escaping itself is the `ito::json` escape kernel, and
 //! unescaping to bytes is the block kernel in `simd::json::bytes` (the
 //! scalar versions kept here are the test references).
 
 use super::error::{Error, ErrorKind};
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Top bit set in each byte of `x` that is below `n` (`n <= 0x80`). Exact.
-#[inline(always)]
-fn lt(x: u64, n: u8) -> u64 {
-    // (b & 0x7f) + (0x80 - n) never carries out of its byte.
-    let t = (x & !HIGHS) + ONES * (0x80 - n as u64);
-    !t & !x & HIGHS
-}
-
-/// Top bit set in each byte of `x` equal to `c` (`c < 0x80`). Exact.
-#[inline(always)]
-fn eq(x: u64, c: u8) -> u64 {
-    lt(x ^ (ONES * c as u64), 1)
-}
-
 /// Index of the first `"`, `\` or byte < 0x20 in `src[from..]` (absolute),
 /// or `src.len()`.
 #[inline(always)]
 pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
-    #[inline(always)]
-    fn special(x: u64) -> u64 {
-        lt(x, 0x20) | eq(x, b'"') | eq(x, b'\\')
-    }
+    use crate::simd::class::swar_special as special;
     #[inline(always)]
     fn load(src: &[u8], i: usize) -> u64 {
         let mut b = [0u8; 8];
@@ -82,8 +62,7 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
         i += 8;
     }
     while i < src.len() {
-        let c = src[i];
-        if c < 0x20 || c == b'"' || c == b'\\' {
+        if is_special(src[i]) {
             return i;
         }
         i += 1;
@@ -91,12 +70,7 @@ pub(crate) fn find_special(src: &[u8], from: usize) -> usize {
     src.len()
 }
 
-/// Whether `c` needs escaping (or, inside string text, attention).
-#[cfg(test)]
-#[inline(always)]
-pub(crate) fn is_special(c: u8) -> bool {
-    c < 0x20 || c == b'"' || c == b'\\'
-}
+pub(crate) use crate::simd::class::is_special;
 
 // The crate's one escape decoder (and, for the test references' fast
 // path, its tables).

@@ -27,6 +27,7 @@
 
 use std::fmt;
 
+pub(crate) mod class;
 pub(crate) mod dispatch;
 pub(crate) mod escape;
 pub(crate) mod facts;

@@ -1,25 +1,16 @@
 //! Portable 8-bytes-in-a-`u64` kernel ([`Kernel::Swar`]), also what Miri
 //! runs and the detector falls back to.
 //!
-//! The special-byte test is the classic "has a byte below n / equal to c"
-//! trick: `(x - 0x20·L) | ((x ^ 0x22·L) - L) | ((x ^ 0x5C·L) - L)` sets a
-//! byte's top bit where a borrow started, masked by `!x` so bytes >= 0x80
-//! never count. Borrows only start at real hits and only run upwards, so the
-//! lowest flagged byte is always a real hit (the kernels use no other one).
+//! The special-byte test is the crate's one SWAR definition,
+//! [`swar_special`](crate::simd::class::swar_special): borrows only start
+//! at real hits and only run upwards, so the lowest flagged byte is always
+//! a real hit (the kernels use no other one).
 
 use super::{kernels, Block};
 
-const L: u64 = 0x0101_0101_0101_0101;
 const H: u64 = 0x8080_8080_8080_8080;
 
-/// Top bit of each byte of `x` that is `"`, `\` or < 0x20 (lowest one
-/// exact; see module docs).
-#[inline(always)]
-pub(crate) fn swar_special(x: u64) -> u64 {
-    (x.wrapping_sub(0x20 * L) | (x ^ (0x22 * L)).wrapping_sub(L) | (x ^ (0x5C * L)).wrapping_sub(L))
-        & !x
-        & H
-}
+pub(crate) use crate::simd::class::swar_special;
 
 /// Eight bytes, first byte in the low bits.
 #[derive(Clone, Copy)]
