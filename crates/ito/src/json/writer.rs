@@ -170,8 +170,10 @@ impl<T: Key + ?Sized> Key for &T {
 /// A slot for exactly one JSON value, appended to a `Vec<u8>`.
 ///
 /// Every method writes the value and consumes the slot. A slot dropped
-/// unused writes `null`, so the output is always one complete value. See
-/// the [module docs](self) for the guarantees.
+/// unused writes `null`, so the output is always one complete value. The
+/// [`Object`] and [`Array`] scopes it opens borrow their parent mutably
+/// and close on drop, so scopes close in order and the safe API can only
+/// produce valid JSON.
 ///
 /// ```
 /// use ito::json::Writer;

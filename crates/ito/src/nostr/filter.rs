@@ -262,8 +262,10 @@ impl<'a> Filter<'a> {
         Ok(filter)
     }
 
-    /// Whether `event` passes every condition of the filter (see the
-    /// [module docs](self)). An empty list matches no event.
+    /// Whether `event` passes every condition of the filter: its id in
+    /// `ids`, its pubkey in `authors`, its kind in `kinds`, `since <=
+    /// created_at <= until`, and for each `#x` some tag `["x", v, ...]`
+    /// with `v` in the list. An empty list matches no event.
     ///
     /// ```
     /// use ito::nostr::{Event, Filter};
