@@ -490,6 +490,42 @@ fn hex_lists_follow_nip01() {
     assert!(Filter::parse(br##"{"#t":["not hex"]}"##).is_ok());
 }
 
+/// `#e` and `#p` values: an uppercase digit, a non-hex letter or a space at
+/// every one of the 64 positions is refused at its own offset; 63 and 65
+/// digits are refused as lengths; uppercase is accepted under `#E`.
+#[test]
+fn tag_hex_values_are_checked_at_every_position() {
+    let good = hex32(0x5a);
+    for tag in ["e", "p"] {
+        let prefix = format!(r##"{{"#{tag}":[""##);
+        let ok = format!(r##"{prefix}{good}"]}}"##);
+        assert!(Filter::parse(ok.as_bytes()).is_ok());
+        for i in 0..64 {
+            for bad in [b'A', b'F', b'g', b' ', b'G'] {
+                let mut value = good.clone().into_bytes();
+                value[i] = bad;
+                let text = format!(r##"{prefix}{}"]}}"##, std::str::from_utf8(&value).unwrap());
+                let err = Filter::parse(text.as_bytes()).unwrap_err();
+                assert_eq!(
+                    (err.offset(), err.kind()),
+                    (prefix.len() + i, nostr::ErrorKind::HexDigit(bad)),
+                    "{text}"
+                );
+            }
+        }
+        for value in [&good[..63], &format!("{good}0")[..]] {
+            let text = format!(r##"{prefix}{value}"]}}"##);
+            let err = Filter::parse(text.as_bytes()).unwrap_err();
+            assert!(
+                matches!(err.kind(), nostr::ErrorKind::HexLength { expected: 64, .. }),
+                "{text}: {err}"
+            );
+        }
+    }
+    let upper = hex32(0x5a).to_uppercase();
+    assert!(Filter::parse(format!(r##"{{"#E":["{upper}"]}}"##).as_bytes()).is_ok());
+}
+
 /// NIP-01: "All conditions of a filter that are specified must match for
 /// an event for it to pass the filter." An empty list is specified, and no
 /// id is in it: ito matches nothing (as nostr-tools and go-nostr do); the

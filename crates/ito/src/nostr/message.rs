@@ -142,10 +142,17 @@ fn message<'a>(p: &mut Parser<'a>) -> Result<ClientMessage<'a>, Error> {
         "REQ" | "COUNT" => {
             comma(p, "`,` and a subscription id")?;
             let subscription_id = subscription_id(p)?;
-            let mut filters = Vec::new();
+            // Room for the common one to three filters in one allocation.
+            let mut filters: Vec<Filter<'a>> = Vec::with_capacity(3);
             loop {
                 comma(p, "`,` and a filter object")?;
-                filters.push(Filter::default());
+                filters.reserve(1);
+                // Built where it will live: a `Filter` is 648 bytes, and
+                // `push(Filter::default())` built it on the stack and copied it.
+                filters.spare_capacity_mut()[0].write(Filter::default());
+                // SAFETY: the slot at `len` was reserved and is now
+                // initialised.
+                unsafe { filters.set_len(filters.len() + 1) };
                 let last = filters.len() - 1;
                 parse_filter(p, 2, &mut filters[last])?;
                 if p.peek() == Some(b']') {
