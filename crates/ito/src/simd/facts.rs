@@ -163,9 +163,28 @@ unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
             avx512 => x86::avx512(p, n, dst),
             avx2 => x86::avx2(p, n, dst),
             neon => swar(p, n, dst),
-            runtime => (COPY.get().copy)(p, n, dst),
+            // The hot path keeps no frame: a table already chosen is a
+            // tail jump, detection (once) is a cold tail call of its own.
+            runtime => match COPY.chosen() {
+                Some(t) => (t.copy)(p, n, dst),
+                None => copy_classify_detect(p, n, dst),
+            },
         )
     }
+}
+
+/// The first [`copy_classify_long`] of the process: detect, then copy.
+///
+/// # Safety
+/// As [`copy_classify`].
+// Unused when the build guarantees a level, like `COPY`.
+#[allow(dead_code)]
+#[cold]
+#[inline(never)]
+unsafe fn copy_classify_detect(p: *const u8, n: usize, dst: *mut u8) -> u8 {
+    // SAFETY: forwarded caller contract; COPY only returns kernels this CPU
+    // runs.
+    unsafe { (COPY.get().copy)(p, n, dst) }
 }
 
 /// Facts of `src` without keeping a copy (used where no copy happens, e.g.
