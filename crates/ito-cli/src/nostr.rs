@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use ito::nostr::batch::{self, Check, Verdict};
 use ito::nostr::{self, ClientMessage, Event, Filter, Set, TagFilter};
 
-use crate::io::{line_failure, open_inputs, stream_lines, Failure, Output};
+use crate::io::{line_col, line_failure, open_inputs, stream_lines, Failure, Output};
 use crate::IoArgs;
 
 #[derive(Subcommand)]
@@ -15,7 +15,7 @@ pub(crate) enum NostrCommand {
     /// Print the computed NIP-01 id of each event (one per input line).
     Id(IoArgs),
     /// Check each event's id (and Schnorr signature); report bad events as
-    /// `file:line: reason` and exit non-zero if any fails.
+    /// `file:line:col: reason` and exit non-zero if any fails.
     Verify(VerifyArgs),
     /// Print the events (input lines, verbatim) that match a REQ's filters
     /// or a filter built from flags.
@@ -109,6 +109,10 @@ fn verify(args: &VerifyArgs) -> Result<(), Failure> {
             let Some(verdict) = verdict else {
                 return Ok(());
             };
+            // `file:line:col: reason`, like every other error of the CLI:
+            // a parse error points at its byte, a verdict on the whole
+            // event (id, signature) at the event's first column.
+            let mut col = 1;
             let reason = match verdict {
                 Verdict::Ok => {
                     good += 1;
@@ -123,11 +127,14 @@ fn verify(args: &VerifyArgs) -> Result<(), Failure> {
                     )
                 }
                 Verdict::BadSignature => "invalid Schnorr signature".to_string(),
-                Verdict::Invalid(e) => e.to_string(),
+                Verdict::Invalid(e) => {
+                    col = line_col(line, e.offset()).1;
+                    e.to_string()
+                }
                 other => format!("{other:?}"),
             };
             bad += 1;
-            out.write(format!("{name}:{n}: {reason}\n").as_bytes())
+            out.write(format!("{name}:{n}:{col}: {reason}\n").as_bytes())
         },
     )?;
     let what = match check {

@@ -174,8 +174,9 @@ fn nostr_verify_reports_bad_events_and_fails() {
     let report = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), 2, "{report}");
-    assert!(lines[0].starts_with("<stdin>:2: id mismatch"), "{report}");
-    assert!(lines[1].starts_with("<stdin>:3: "), "{report}");
+    assert!(lines[0].starts_with("<stdin>:2:1: id mismatch"), "{report}");
+    // `{"id": 5}`: the number is at byte 7, column 8.
+    assert!(lines[1].starts_with("<stdin>:3:8: "), "{report}");
     let summary = String::from_utf8(out.stderr).unwrap();
     assert!(summary.contains("3 events: 1 ok, 2 bad"), "{summary}");
 }
