@@ -36,6 +36,7 @@ pub(crate) mod group;
 pub(crate) mod hex;
 pub(crate) mod json;
 pub(crate) mod utf8;
+pub(crate) mod vector;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///
