@@ -129,6 +129,8 @@ pub(crate) trait Vector: Copy {
     fn sub(self, o: Self) -> Self;
     /// Lane-wise `self | o`.
     fn or(self, o: Self) -> Self;
+    /// Lane-wise `self ^ o`.
+    fn xor(self, o: Self) -> Self;
     /// Lane-wise `self & o` (no kernel needs it yet; the byte-class
     /// kernels of `Str` and the fact scan will).
     #[allow(dead_code)]
@@ -218,10 +220,11 @@ mod tests {
                 assert_eq!(V::unset_bits(x.le(y)), lanes(&|p, q| p > q) & keep);
                 assert_eq!(x.high_bits(), lanes(&|p, _| p >= 0x80) & keep);
                 type Op = fn(u8, u8) -> u8;
-                let ops: [(V, Op); 5] = [
+                let ops: [(V, Op); 6] = [
                     (x.add(y), |p, q| p.wrapping_add(q)),
                     (x.sub(y), |p, q| p.wrapping_sub(q)),
                     (x.or(y), |p, q| p | q),
+                    (x.xor(y), |p, q| p ^ q),
                     (x.and(y), |p, q| p & q),
                     (x.min(y), |p, q| p.min(q)),
                 ];

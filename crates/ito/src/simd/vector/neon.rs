@@ -37,6 +37,7 @@ impl Vector for Neon {
         add => vaddq_u8,
         sub => vsubq_u8,
         or => vorrq_u8,
+        xor => veorq_u8,
         and => vandq_u8,
         min => vminq_u8,
     }

@@ -86,6 +86,10 @@ impl Vector for Swar {
         Swar(self.0 | o.0)
     }
     #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Swar(self.0 ^ o.0)
+    }
+    #[inline(always)]
     fn and(self, o: Self) -> Self {
         Swar(self.0 & o.0)
     }

@@ -41,6 +41,7 @@ impl Vector for Sse2 {
         add => _mm_add_epi8,
         sub => _mm_sub_epi8,
         or => _mm_or_si128,
+        xor => _mm_xor_si128,
         and => _mm_and_si128,
         min => _mm_min_epu8,
     }
@@ -102,6 +103,7 @@ impl Vector for Avx2 {
         add => _mm256_add_epi8,
         sub => _mm256_sub_epi8,
         or => _mm256_or_si256,
+        xor => _mm256_xor_si256,
         and => _mm256_and_si256,
         min => _mm256_min_epu8,
     }
@@ -195,6 +197,7 @@ impl Vector for Avx512 {
         add => _mm512_add_epi8,
         sub => _mm512_sub_epi8,
         or => _mm512_or_si512,
+        xor => _mm512_xor_si512,
         and => _mm512_and_si512,
         min => _mm512_min_epu8,
     }
