@@ -1,8 +1,8 @@
 //! The hex kernels written once: [`encode_with`] and [`decode_with`],
-//! generic over the crate's [`Vector`] and the [`HexVector`] extension
-//! that each of its vector types implements in the parent module's
-//! `x86.rs` / `neon.rs`. The algorithm is described in the parent
-//! module's docs.
+//! generic over the crate's [`Vector`](crate::simd::vector::Vector) and the
+//! [`HexVector`] extension that each of its vector types implements in the
+//! parent module's `x86.rs` / `neon.rs`. The algorithm is described in the
+//! parent module's docs.
 
 use super::{DecodeFn, EncodeFn};
 pub(crate) use crate::simd::vector::first_lane;

@@ -2,8 +2,9 @@
 //!
 //! Both directions look for the same byte set: `"`, `\` and the controls
 //! below 0x20 (an escaper must rewrite them; an unescaper must stop at them).
-//! Every kernel is the same loop, written once over the small [`Block`]
-//! trait and instantiated per instruction set:
+//! Every kernel is the same loop, written once over the crate's vector
+//! trait ([`Vector`], `simd/vector/`) and its small JSON extension
+//! [`Block`], and instantiated per instruction set:
 //!
 //! ```text
 //! loop:
