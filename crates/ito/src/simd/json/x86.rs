@@ -26,6 +26,7 @@ use std::arch::x86_64::*;
 use super::{kernels, Block, Out, ESCAPES, SPLICE_MASK};
 use crate::simd::class::special_lanes;
 use crate::simd::vector::x86::{low_lanes as lanes, Avx2, Avx512, Sse2};
+use crate::simd::vector::Vector;
 
 impl Block for Sse2 {
     const OVERLAP_TAIL: bool = true;
@@ -91,7 +92,8 @@ impl Block for Avx512 {
 /// # Safety
 /// The CPU must support AVX-512BW.
 #[inline(always)]
-unsafe fn special_in(k: u64, v: __m512i) -> u64 {
+unsafe fn special_in(k: u64, v: Avx512) -> u64 {
+    let v = v.0;
     // SAFETY: AVX-512BW per the caller.
     unsafe {
         let t = _mm512_xor_si512(v, _mm512_set1_epi8(2));
@@ -153,21 +155,16 @@ unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     unsafe {
         let o = dst.as_mut_ptr().add(dst.len());
         let dirty = if n <= 64 {
-            let (a, z) = (
-                _mm256_loadu_si256(p as *const __m256i),
-                _mm256_loadu_si256(p.add(n - 32) as *const __m256i),
-            );
-            _mm256_storeu_si256(o.add(q) as *mut __m256i, a);
-            _mm256_storeu_si256(o.add(q + n - 32) as *mut __m256i, z);
-            let m = _mm256_or_si256(special256(a), special256(z));
+            let (a, z) = (Avx2::load(p), Avx2::load(p.add(n - 32)));
+            a.store(o.add(q));
+            z.store(o.add(q + n - 32));
+            let m = special_lanes(a).or(special_lanes(z)).0;
+            // One `vptest` rather than a movemask and a test.
             _mm256_testz_si256(m, m) == 0
         } else {
-            let (a, z) = (
-                _mm512_loadu_si512(p as *const _),
-                _mm512_loadu_si512(p.add(n - 64) as *const _),
-            );
-            _mm512_storeu_si512(o.add(q) as *mut _, a);
-            _mm512_storeu_si512(o.add(q + n - 64) as *mut _, z);
+            let (a, z) = (Avx512::load(p), Avx512::load(p.add(n - 64)));
+            a.store(o.add(q));
+            z.store(o.add(q + n - 64));
             special_in(!0, a) | special_in(!0, z) != 0
         };
         if dirty {
@@ -183,16 +180,6 @@ unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
         }
         dst.set_len(dst.len() + n + 2 * q);
     }
-}
-
-/// 0xFF in the lanes of `v` that are `"`, `\` or below 0x20 ([`special_lanes`]
-/// on AVX2).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[inline(always)]
-unsafe fn special256(v: __m256i) -> __m256i {
-    special_lanes(Avx2(v)).0
 }
 
 /// [`escape_masked`] for `32..=64` bytes with escapes when `dst` has room
@@ -211,7 +198,7 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let p = src.as_ptr();
     let all = lanes(n);
     // SAFETY: the masked load reads exactly src[..n].
-    let v = unsafe { _mm512_maskz_loadu_epi8(all, p as *const i8) };
+    let v = unsafe { Avx512::load_partial(p, n, 0) };
     // SAFETY: AVX-512BW per the caller.
     let mut m = unsafe { special_in(all, v) };
     let escapes = m.count_ones();
@@ -226,14 +213,14 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     unsafe {
         let o = dst.as_mut_ptr().add(dst.len());
         let b = o.add(q);
-        _mm512_storeu_si512(b as *mut _, v);
+        v.store(b);
         let mut shift = 0usize;
         while m != 0 {
             let j = m.trailing_zeros() as usize;
             let e = ESCAPES[*p.add(j) as usize];
             std::ptr::write_unaligned(b.add(j + shift) as *mut [u8; 8], e.to_le_bytes());
             shift += (e >> 56) as usize - 1;
-            _mm512_mask_storeu_epi8(b.add(shift) as *mut i8, all & (!1u64 << j), v);
+            v.store_masked(b.add(shift), all & (!1u64 << j));
             m &= m - 1;
         }
         if QUOTES {
@@ -262,8 +249,8 @@ unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
         open_quote::<QUOTES>(&mut out);
         let mut s = 0usize;
         while n - s > 64 {
-            let v = _mm512_loadu_si512(sp.add(s) as *const _);
-            _mm512_storeu_si512(out.pos as *mut _, v);
+            let v = Avx512::load(sp.add(s));
+            v.store(out.pos);
             let m = special_in(!0, v);
             if m == 0 {
                 out.pos = out.pos.add(64);
@@ -318,8 +305,8 @@ unsafe fn last_block<const QUOTES: bool>(out: &mut Out<'_>, p: *const u8, len: u
     // SAFETY: the load touches only the len bytes at p; the store, 64
     // bytes of room (SLACK).
     unsafe {
-        let v = _mm512_maskz_loadu_epi8(k, p as *const i8);
-        _mm512_storeu_si512(out.pos as *mut _, v);
+        let v = Avx512::load_partial(p, len, 0);
+        v.store(out.pos);
         let m = special_in(k, v);
         if m == 0 {
             out.pos = out.pos.add(len);
@@ -366,7 +353,7 @@ unsafe fn escape_block<const QUOTES: bool>(
         _vec: std::marker::PhantomData,
     };
     // SAFETY: p..p + len is readable (masked-off lanes are not read).
-    let v = unsafe { _mm512_maskz_loadu_epi8(lanes(len), p as *const i8) };
+    let v = unsafe { Avx512::load_partial(p, len, 0) };
     let dense = m.count_ones() >= DENSE;
     // Growth: at most 5 bytes per flagged byte (a `\u00XX` escape).
     let grow = 5 * if dense { len } else { m.count_ones() as usize };
@@ -375,7 +362,7 @@ unsafe fn escape_block<const QUOTES: bool>(
         out.ensure(need, rest);
         // The buffer may have moved: store the block again.
         // SAFETY: SLACK >= 64 bytes of room; AVX-512F per the caller.
-        unsafe { _mm512_storeu_si512(out.pos as *mut _, v) };
+        unsafe { v.store(out.pos) };
     }
     let o = out.pos;
     // SAFETY: lanes j < len of p are input bytes; every store ends within
@@ -393,7 +380,7 @@ unsafe fn escape_block<const QUOTES: bool>(
             std::ptr::write_unaligned(o.add(j + shift) as *mut [u8; 8], e.to_le_bytes());
             shift += (e >> 56) as usize - 1;
             // Lanes after j, each `shift` bytes further on than verbatim.
-            _mm512_mask_storeu_epi8(o.add(shift) as *mut i8, all & (!1u64 << j), v);
+            v.store_masked(o.add(shift), all & (!1u64 << j));
             m &= m - 1;
             if m == 0 {
                 break;

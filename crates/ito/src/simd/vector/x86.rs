@@ -147,6 +147,19 @@ pub(crate) fn low_lanes(n: usize) -> u64 {
     u64::MAX >> (64 - n)
 }
 
+impl Avx512 {
+    /// Stores the lanes set in `k` (any set, not only a prefix) at their
+    /// offsets from `p`; the others are never accessed.
+    ///
+    /// # Safety
+    /// The bytes at `p + i` for every lane `i` in `k` are writable.
+    #[inline(always)]
+    pub(crate) unsafe fn store_masked(self, p: *mut u8, k: u64) {
+        // SAFETY: per the caller; AVX-512BW since self exists.
+        unsafe { _mm512_mask_storeu_epi8(p as *mut i8, k, self.0) }
+    }
+}
+
 impl Vector for Avx512 {
     const W: usize = 64;
     const STRIDE: u32 = 1;
