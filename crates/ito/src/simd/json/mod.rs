@@ -105,7 +105,10 @@ pub(crate) trait Block: Vector {
     const TAIL_FILL: u8 = b' ';
 
     /// Bytes that are `"`, `\` or below 0x20: two byte compares and one
-    /// unsigned `<= 0x1F`, or-ed, as [`Vector::bits`].
+    /// unsigned `<= 0x1F`, or-ed, as [`Vector::bits`]. (The two-compare
+    /// `(v ^ 2) <= 0x20` form of `class::special_lanes` measured 2–7 % more
+    /// instructions here under callgrind: SSE2 and AVX2 kernels, `quote` of
+    /// medium text and of 4 KiB, 2026-11-25.)
     ///
     /// # Safety
     /// The CPU must support the kernel.
