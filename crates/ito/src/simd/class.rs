@@ -1,10 +1,13 @@
 //! The one definition of the bytes a JSON string cannot hold verbatim:
 //! `"`, `\` and the controls below 0x20 (what `json` escapes, what NIP-01
 //! escapes, what makes a `Str` not JSON-safe). Every module tests bytes
-//! through these two functions or through a vector kernel's
+//! through these functions (the vector form, [`special_lanes`], over the
+//! crate's one vector trait) or through a vector kernel's
 //! `Block::special_mask`; the one deliberate exception is the scalar
 //! reference in `simd/json/scalar.rs`, kept independent because it is the
 //! oracle the kernels are tested against at every byte value and position.
+
+use crate::simd::vector::Vector;
 
 /// Whether `b` must be escaped inside a JSON string.
 ///
@@ -15,6 +18,19 @@
 #[inline(always)]
 pub(crate) const fn is_special(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The lanes of `v` that [`is_special`], in vector form: `(v ^ 2) <= 0x20`
+/// catches the controls and `"` (0x22 becomes 0x20) in one unsigned compare,
+/// `== '\'` the backslash. SWAR has the cheaper [`swar_special`] instead.
+// Only the x86 escaper uses it so far (the inline Str classifier and the
+// fact scan are the next users).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn special_lanes<V: Vector>(v: V) -> V::Mask {
+    // SAFETY: the CPU supports V, as the existence of `v` shows.
+    let splat = |b: u8| unsafe { V::splat(b) };
+    V::mask_or(v.xor(splat(0x02)).le(splat(0x20)), v.eq(splat(b'\\')))
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -44,6 +60,45 @@ pub(crate) const fn swar_special(w: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`special_lanes`] against [`is_special`] for every byte value in
+    /// every lane of every vector this CPU has (and SWAR's exact compares).
+    #[test]
+    fn special_lanes_is_is_special() {
+        /// # Safety
+        /// The CPU supports `V`.
+        unsafe fn check<V: Vector>() {
+            for b in 0..=255u8 {
+                for lane in 0..V::W {
+                    let mut bytes = [b'a'; 64];
+                    bytes[lane] = b;
+                    // SAFETY: 64 >= W readable bytes; CPU per the caller.
+                    let m = V::bits(special_lanes(unsafe { V::load(bytes.as_ptr()) }));
+                    let want = is_special(b).then_some(lane);
+                    let got = (m != 0).then(|| m.trailing_zeros() / V::STRIDE);
+                    assert_eq!(got.map(|g| g as usize), want, "{b:#04x} in lane {lane}");
+                }
+            }
+        }
+        // SAFETY: SWAR is portable; SSE2/NEON are baseline; the others
+        // are checked first.
+        unsafe {
+            check::<crate::simd::vector::swar::Swar>();
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            {
+                use crate::simd::vector::x86;
+                check::<x86::Sse2>();
+                if crate::Kernel::Avx2.is_available() {
+                    check::<x86::Avx2>();
+                }
+                if crate::Kernel::Avx512.is_available() {
+                    check::<x86::Avx512>();
+                }
+            }
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            check::<crate::simd::vector::neon::Neon>();
+        }
+    }
 
     #[test]
     fn is_special_is_quote_backslash_and_controls() {

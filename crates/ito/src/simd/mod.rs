@@ -1,10 +1,20 @@
 //! The one internal home for SIMD kernels and CPU dispatch.
 //!
+//! The bottom layer is `vector/`: one trait, `vector::Vector` (loads,
+//! in-bounds partial loads and stores, splat, byte arithmetic, compares
+//! into a per-level mask, mask bits), and one type per instruction set that
+//! implements it (`x86::{Sse2, Avx2, Avx512}`, `neon::Neon`, `swar::Swar`).
+//! The JSON and hex kernels are generic code over it, each adding a small
+//! extension trait for what only it needs (`json::Block`: the tail splice
+//! and AVX-512's own escaper; `hex::HexVector`: the nibble shuffles), and
+//! `class.rs` holds the one special-byte test in scalar, SWAR and vector
+//! form.
+//!
 //! Every codec with a vector kernel (JSON escaping/unescaping, hex, the
-//! fact scan behind `Str`) is written once per instruction-set level and
-//! chosen through the one mechanism in `dispatch.rs`: at compile time when
-//! the build guarantees the features (`-C target-cpu=native`, aarch64 NEON),
-//! else at run time:
+//! fact scan behind `Str`) is instantiated once per instruction-set level
+//! and chosen through the one mechanism in `dispatch.rs`: at compile time
+//! when the build guarantees the features (`-C target-cpu=native`, aarch64
+//! NEON), else at run time:
 //!
 //! ```text
 //! first call:  detect CPU -> store the best kernel table in an AtomicPtr
@@ -36,6 +46,7 @@ pub(crate) mod group;
 pub(crate) mod hex;
 pub(crate) mod json;
 pub(crate) mod utf8;
+pub(crate) mod vector;
 
 /// An instruction-set level that ito's SIMD kernels are compiled for.
 ///

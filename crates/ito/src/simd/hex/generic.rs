@@ -1,28 +1,25 @@
 //! The hex kernels written once: [`encode_with`] and [`decode_with`],
-//! generic over the [`HexVector`] trait that each instruction set
-//! implements in the parent module (`x86::{Sse2, Avx2, Avx512}`,
-//! `neon::Neon`). The algorithm is described in the parent module's docs.
+//! generic over the crate's [`Vector`](crate::simd::vector::Vector) and the
+//! [`HexVector`] extension that each of its vector types implements in the
+//! parent module's `x86.rs` / `neon.rs`. The algorithm is described in the
+//! parent module's docs.
 
 use super::{DecodeFn, EncodeFn};
+pub(crate) use crate::simd::vector::first_lane;
+use crate::simd::vector::Vector;
 
-/// A vector of `W` bytes and the operations the hex kernels need.
+/// What the hex kernels need of a [`Vector`] beyond the shared operations:
+/// the nibble shuffles (a byte shuffle where the instruction set has one,
+/// arithmetic on SSE2) and a few per-level choices.
 ///
 /// The kernels are written once, over this trait ([`encode_with`],
-/// [`decode_with`]); `x86::{Sse2, Avx2, Avx512}` and `neon::Neon` implement
-/// it. Every method is `#[inline(always)]`, so when the generic body is
-/// instantiated inside a `#[target_feature]` entry point the intrinsics
-/// inline with that entry point's features.
-///
-/// A value of an implementing type exists only when the CPU supports its
-/// instruction set: the constructors ([`HexVector::load`],
-/// [`HexVector::splat`], ...) are `unsafe` and require it, so the methods
-/// taking `self` are safe.
-pub(crate) trait HexVector: Copy {
-    /// Bytes per vector.
-    const W: usize;
-    /// Bits per lane in the masks of [`HexVector::unset_bits`].
-    const STRIDE: u32;
-    /// Tails use [`HexVector::load_partial`] / [`HexVector::store_partial`]
+/// [`decode_with`]); the crate's vector types (`simd::vector::x86::{Sse2,
+/// Avx2, Avx512}`, `simd::vector::neon::Neon`) implement it. Every method
+/// is `#[inline(always)]`, so when the generic body is instantiated inside a
+/// `#[target_feature]` entry point the intrinsics inline with that entry
+/// point's features.
+pub(crate) trait HexVector: Vector {
+    /// Tails use [`Vector::load_partial`] / [`Vector::store_partial`]
     /// (masked, cheap) instead of redoing the last full step at `len - step`
     /// (overlapping).
     const MASKED_TAIL: bool;
@@ -32,21 +29,6 @@ pub(crate) trait HexVector: Copy {
     /// [`HexVector::encode_half`] is cheap: encodes of `W/2..W` bytes and
     /// short tails use it instead of the narrower kernel or a full step.
     const HALF_STEP: bool;
-    /// A per-lane boolean: a vector (SSE2/AVX2/NEON) or a bit mask
-    /// (AVX-512).
-    type Mask: Copy;
-
-    /// Loads `W` bytes.
-    ///
-    /// # Safety
-    /// The CPU supports the instruction set; `p..p + W` is readable.
-    unsafe fn load(p: *const u8) -> Self;
-
-    /// Every byte `b`.
-    ///
-    /// # Safety
-    /// The CPU supports the instruction set.
-    unsafe fn splat(b: u8) -> Self;
 
     /// The table [`HexVector::nibble_digits`] reads: the digits of
     /// `upper` or lower case, in whatever form the instruction set wants.
@@ -55,51 +37,8 @@ pub(crate) trait HexVector: Copy {
     /// The CPU supports the instruction set.
     unsafe fn digit_table(upper: bool) -> Self;
 
-    /// Stores `W` bytes.
-    ///
-    /// # Safety
-    /// `p..p + W` is writable.
-    unsafe fn store(self, p: *mut u8);
-
-    /// Loads `0 < n <= W` bytes; the other lanes hold `fill`. The default
-    /// copies through a stack buffer (correct for any kernel; only those
-    /// with `MASKED_TAIL` call it).
-    ///
-    /// # Safety
-    /// The CPU supports the instruction set; `p..p + n` is readable.
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
-        const { assert!(Self::W <= 64) };
-        debug_assert!(0 < n && n <= Self::W);
-        let mut buf = [fill; 64];
-        // SAFETY: n <= W <= 64 readable bytes at p per the caller; the
-        // buffer holds 64 >= W bytes; the CPU requirement is passed on.
-        unsafe {
-            core::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), n);
-            Self::load(buf.as_ptr())
-        }
-    }
-
-    /// Stores the first `0 < n <= W` bytes. The default goes through a stack
-    /// buffer, as [`HexVector::load_partial`].
-    ///
-    /// # Safety
-    /// `p..p + n` is writable.
-    #[inline(always)]
-    unsafe fn store_partial(self, p: *mut u8, n: usize) {
-        const { assert!(Self::W <= 64) };
-        debug_assert!(0 < n && n <= Self::W);
-        let mut buf = [0u8; 64];
-        // SAFETY: the buffer holds 64 >= W bytes; n <= W bytes writable at
-        // p per the caller.
-        unsafe {
-            self.store(buf.as_mut_ptr());
-            core::ptr::copy_nonoverlapping(buf.as_ptr(), p, n);
-        }
-    }
-
     /// Encodes `W/2` bytes at `s` to `W` digits at `d`. The default goes
-    /// through [`HexVector::load_partial`] (only kernels with `HALF_STEP`
+    /// through [`Vector::load_partial`] (only kernels with `HALF_STEP`
     /// call it).
     ///
     /// # Safety
@@ -114,21 +53,6 @@ pub(crate) trait HexVector: Copy {
         }
     }
 
-    /// Lane-wise wrapping `self + o`.
-    fn add(self, o: Self) -> Self;
-    /// Lane-wise wrapping `self - o`.
-    fn sub(self, o: Self) -> Self;
-    /// Lane-wise `self | o`.
-    fn or(self, o: Self) -> Self;
-    /// Lane-wise unsigned minimum.
-    fn min(self, o: Self) -> Self;
-    /// Lane-wise unsigned `self <= o`.
-    fn le(self, o: Self) -> Self::Mask;
-    /// `a | b` of two masks.
-    fn mask_or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
-    /// `STRIDE` set bits per lane that is *false* in `m`, lane 0 lowest.
-    fn unset_bits(m: Self::Mask) -> u64;
-
     /// The `2W` nibbles of the `W` bytes, one per byte, in output order
     /// (high nibble first): bytes `0..W/2` in the first vector, the rest in
     /// the second.
@@ -141,19 +65,12 @@ pub(crate) trait HexVector: Copy {
     fn pack_pairs(a: Self, b: Self) -> Self;
 }
 
-/// Index of the lowest lane flagged in a non-zero [`HexVector::unset_bits`]
-/// mask.
-#[inline(always)]
-pub(crate) fn first_lane<V: HexVector>(bits: u64) -> usize {
-    (bits.trailing_zeros() / V::STRIDE) as usize
-}
-
-/// The values of `W` digits and a mask (see [`HexVector::unset_bits`]) of
-/// the invalid ones; see the module docs for the arithmetic.
+/// The values of `W` digits and a mask (see [`Vector::unset_bits`]) of the
+/// invalid ones; see the module docs for the arithmetic.
 ///
 /// # Safety
 /// The CPU supports `V`'s instruction set (as `c`'s existence shows; the
-/// constants are built with [`HexVector::splat`]).
+/// constants are built with [`Vector::splat`]).
 #[inline(always)]
 pub(crate) unsafe fn digit_values<V: HexVector>(c: V, lower_only: bool) -> (V, u64) {
     // SAFETY: the CPU supports V, per the caller.

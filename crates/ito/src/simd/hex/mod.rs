@@ -2,8 +2,10 @@
 //!
 //! The vector kernels (SSE2, AVX2, AVX-512, NEON) are one algorithm,
 //! [`encode_with`] / [`decode_with`] in `hex/generic.rs`, generic over the
-//! small [`HexVector`] trait; each level only implements the trait for its
-//! register type (below) and instantiates the generic body inside its
+//! crate's one vector trait (`simd::vector::Vector`: loads, stores, byte
+//! arithmetic and compares) and the small [`HexVector`] extension; each
+//! level only implements the extension for the crate's vector type of its
+//! level (below) and instantiates the generic body inside its
 //! `#[target_feature]` entry point (the memchr/simdutf8 shape). Steps that
 //! really differ per level are trait methods, not copies of the loops:
 //! spreading nibbles, the digit look-up, packing digit pairs, masked
@@ -241,23 +243,6 @@ mod generic;
 ))]
 use generic::{decode_with, encode_with, HexVector};
 
-/// The element-wise [`HexVector`] methods of a one-register vector type,
-/// each one intrinsic on the two registers.
-#[cfg(any(
-    all(target_arch = "x86_64", not(miri)),
-    all(target_arch = "aarch64", target_feature = "neon", not(miri))
-))]
-macro_rules! lanewise_ops {
-    ($($name:ident => $op:path,)*) => {$(
-        #[inline(always)]
-        fn $name(self, o: Self) -> Self {
-            // SAFETY: the CPU supports the instruction set, as the existence
-            // of `self` shows (see `HexVector`).
-            Self(unsafe { $op(self.0, o.0) })
-        }
-    )*};
-}
-
 // ---------------------------------------------------------------- x86_64
 
 /// The x86_64 vectors (SSE2, AVX2, AVX-512F+BW) and their entry points.
@@ -379,7 +364,9 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if src.len() < 16 || (dispatch::BUILD_KERNEL.is_none() && src.len() <= 32) {
         // SAFETY: SSE2 is baseline; dst per the caller.
-        return unsafe { encode_with::<x86::Sse2>(src, dst, upper, encode_swar) };
+        return unsafe {
+            encode_with::<crate::simd::vector::x86::Sse2>(src, dst, upper, encode_swar)
+        };
     }
     // SAFETY: per the caller; the build guarantees the named level, or
     // `best()` only returns kernels this CPU runs.
@@ -432,7 +419,9 @@ unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), u
         // SAFETY: SSE2 is part of the x86_64 baseline, so the generic body
         // inlines here without `#[target_feature]` (a call to
         // `x86::decode_sse2` is not reliably inlined); rest per the caller.
-        return unsafe { decode_with::<x86::Sse2>(src, dst, lower_only, decode_swar) };
+        return unsafe {
+            decode_with::<crate::simd::vector::x86::Sse2>(src, dst, lower_only, decode_swar)
+        };
     }
     // SAFETY: per the caller; the build guarantees the named level, or
     // `best()` only returns kernels this CPU runs.

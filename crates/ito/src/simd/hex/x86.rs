@@ -1,36 +1,23 @@
-//! The x86_64 vectors (SSE2, AVX2, AVX-512F+BW) and their entry points.
+//! The hex operations of the x86_64 vectors (SSE2, AVX2, AVX-512F+BW; the
+//! types and their shared operations are `simd::vector::x86`) and the entry
+//! points.
 //!
 //! Each entry point is `#[target_feature]` and instantiates the generic
 //! [`encode_with`](super::encode_with) / [`decode_with`](super::decode_with)
 //! with its vector type; everything below it is `#[inline(always)]`.
 
 use super::{decode_swar, encode_swar, HexVector};
+use crate::simd::vector::x86::{Avx2, Avx512, Sse2};
+use crate::simd::vector::Vector;
 use core::arch::x86_64::*;
 
 // ------------------------------------------------------------ SSE2
 
-/// 16 bytes in an SSE2 register (SSE2 is part of the x86_64 baseline).
-#[derive(Clone, Copy)]
-pub(crate) struct Sse2(__m128i);
-
 impl HexVector for Sse2 {
-    const W: usize = 16;
-    const STRIDE: u32 = 1;
     const MASKED_TAIL: bool = false;
     const ALIGN_STORES: bool = false;
     const HALF_STEP: bool = false;
-    type Mask = __m128i;
 
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: 16 readable bytes per the caller.
-        Sse2(unsafe { _mm_loadu_si128(p as *const __m128i) })
-    }
-    #[inline(always)]
-    unsafe fn splat(b: u8) -> Self {
-        // SAFETY: SSE2 is baseline.
-        Sse2(unsafe { _mm_set1_epi8(b as i8) })
-    }
     /// No table: [`HexVector::nibble_digits`] adds `'0'`, plus this
     /// step (7 upper, 39 lower) above 9. SSE2 has no byte shuffle
     /// (`pshufb` is SSSE3), and the arithmetic is as fast at this width.
@@ -38,32 +25,6 @@ impl HexVector for Sse2 {
     unsafe fn digit_table(upper: bool) -> Self {
         // SAFETY: SSE2 is baseline.
         Sse2(unsafe { _mm_set1_epi8(if upper { 7 } else { 39 }) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: 16 writable bytes per the caller.
-        unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
-    }
-    lanewise_ops! {
-        add => _mm_add_epi8,
-        sub => _mm_sub_epi8,
-        or => _mm_or_si128,
-        min => _mm_min_epu8,
-    }
-    #[inline(always)]
-    fn le(self, o: Self) -> __m128i {
-        // SAFETY: SSE2 is baseline.
-        unsafe { _mm_cmpeq_epi8(_mm_min_epu8(self.0, o.0), self.0) }
-    }
-    #[inline(always)]
-    fn mask_or(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 is baseline.
-        unsafe { _mm_or_si128(a, b) }
-    }
-    #[inline(always)]
-    fn unset_bits(m: __m128i) -> u64 {
-        // SAFETY: SSE2 is baseline.
-        !(unsafe { _mm_movemask_epi8(m) } as u64) & 0xffff
     }
     #[inline(always)]
     fn spread_nibbles(self) -> (Self, Self) {
@@ -125,30 +86,11 @@ pub(crate) unsafe fn decode_sse2(src: &[u8], dst: *mut u8, lower_only: bool) -> 
 
 // ------------------------------------------------------------ AVX2
 
-/// 32 bytes in an AVX2 register; exists only on CPUs with AVX2.
-#[derive(Clone, Copy)]
-pub(crate) struct Avx2(__m256i);
-
 impl HexVector for Avx2 {
-    const W: usize = 32;
-    const STRIDE: u32 = 1;
     const MASKED_TAIL: bool = false;
     const ALIGN_STORES: bool = false;
     const HALF_STEP: bool = true;
-    /// Masks are vectors too (0x00/0xff lanes), wrapped so that their
-    /// existence still proves AVX2.
-    type Mask = Avx2;
 
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: AVX2 and 32 readable bytes per the caller.
-        Avx2(unsafe { _mm256_loadu_si256(p as *const __m256i) })
-    }
-    #[inline(always)]
-    unsafe fn splat(b: u8) -> Self {
-        // SAFETY: AVX2 per the caller.
-        Avx2(unsafe { _mm256_set1_epi8(b as i8) })
-    }
     #[inline(always)]
     unsafe fn digit_table(upper: bool) -> Self {
         // SAFETY: AVX2 per the caller; the table is 16 readable bytes.
@@ -157,32 +99,6 @@ impl HexVector for Avx2 {
                 super::digits(upper).as_ptr() as *const __m128i
             ))
         })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: 32 writable bytes per the caller; AVX2 since self
-        // exists.
-        unsafe { _mm256_storeu_si256(p as *mut __m256i, self.0) }
-    }
-    lanewise_ops! {
-        add => _mm256_add_epi8,
-        sub => _mm256_sub_epi8,
-        or => _mm256_or_si256,
-        min => _mm256_min_epu8,
-    }
-    #[inline(always)]
-    fn le(self, o: Self) -> Self {
-        // SAFETY: AVX2, since self exists.
-        Avx2(unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(self.0, o.0), self.0) })
-    }
-    #[inline(always)]
-    fn mask_or(a: Self, b: Self) -> Self {
-        a.or(b)
-    }
-    #[inline(always)]
-    fn unset_bits(m: Self) -> u64 {
-        // SAFETY: AVX2, since m exists.
-        !(unsafe { _mm256_movemask_epi8(m.0) } as u32) as u64
     }
     /// One `vpmovzxbw` spreads the 16 bytes to 16-bit lanes (high nibble
     /// to the low byte), one `vpshufb` makes the 32 digits in order.
@@ -279,36 +195,11 @@ pub(crate) unsafe fn decode64_avx2(
 
 // ------------------------------------------------------------ AVX-512
 
-/// 64 bytes in an AVX-512 register; exists only on CPUs with AVX-512F
-/// and AVX-512BW.
-#[derive(Clone, Copy)]
-pub(crate) struct Avx512(__m512i);
-
-/// Lanes `0..n`, for `1 <= n <= 64` (one shift, no branch).
-#[inline(always)]
-fn low_lanes(n: usize) -> u64 {
-    debug_assert!((1..=64).contains(&n));
-    u64::MAX >> (64 - n)
-}
-
 impl HexVector for Avx512 {
-    const W: usize = 64;
-    const STRIDE: u32 = 1;
     const MASKED_TAIL: bool = true;
     const ALIGN_STORES: bool = true;
     const HALF_STEP: bool = false;
-    type Mask = u64;
 
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: AVX-512F and 64 readable bytes per the caller.
-        Avx512(unsafe { _mm512_loadu_si512(p as *const __m512i) })
-    }
-    #[inline(always)]
-    unsafe fn splat(b: u8) -> Self {
-        // SAFETY: AVX-512F per the caller.
-        Avx512(unsafe { _mm512_set1_epi8(b as i8) })
-    }
     #[inline(always)]
     unsafe fn digit_table(upper: bool) -> Self {
         // SAFETY: AVX-512F per the caller; the table is 16 readable bytes.
@@ -317,47 +208,6 @@ impl HexVector for Avx512 {
                 super::digits(upper).as_ptr() as *const __m128i
             ))
         })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: 64 writable bytes per the caller; AVX-512F since self
-        // exists.
-        unsafe { _mm512_storeu_si512(p as *mut __m512i, self.0) }
-    }
-    /// A masked load: masked-off lanes are never accessed.
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, n: usize, fill: u8) -> Self {
-        // SAFETY: AVX-512F+BW and n readable bytes per the caller; the
-        // load touches only lanes 0..n.
-        Avx512(unsafe {
-            _mm512_mask_loadu_epi8(_mm512_set1_epi8(fill as i8), low_lanes(n), p as *const i8)
-        })
-    }
-    /// A masked store: masked-off lanes are never accessed.
-    #[inline(always)]
-    unsafe fn store_partial(self, p: *mut u8, n: usize) {
-        // SAFETY: n writable bytes per the caller; the store touches only
-        // lanes 0..n; AVX-512BW since self exists.
-        unsafe { _mm512_mask_storeu_epi8(p as *mut i8, low_lanes(n), self.0) }
-    }
-    lanewise_ops! {
-        add => _mm512_add_epi8,
-        sub => _mm512_sub_epi8,
-        or => _mm512_or_si512,
-        min => _mm512_min_epu8,
-    }
-    #[inline(always)]
-    fn le(self, o: Self) -> u64 {
-        // SAFETY: AVX-512BW, since self exists.
-        unsafe { _mm512_cmple_epu8_mask(self.0, o.0) }
-    }
-    #[inline(always)]
-    fn mask_or(a: u64, b: u64) -> u64 {
-        a | b
-    }
-    #[inline(always)]
-    fn unset_bits(m: u64) -> u64 {
-        !m
     }
     /// Each 32-byte half zero-extended to 16-bit lanes, high nibble in
     /// the low byte: the nibbles come out already in order.

@@ -149,7 +149,7 @@ pub(crate) unsafe fn unescape<V: Block, const IN_PLACE: bool>(
                         v.store(out.add(w).sub(shift));
                     }
                 } else {
-                    let v = V::load_partial(src.add(i), rem);
+                    let v = V::load_partial(src.add(i), rem, V::TAIL_FILL);
                     m = v.special_mask() & low_bytes::<V>(rem);
                     if !IN_PLACE {
                         v.store(out.add(w));

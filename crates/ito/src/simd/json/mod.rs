@@ -2,8 +2,9 @@
 //!
 //! Both directions look for the same byte set: `"`, `\` and the controls
 //! below 0x20 (an escaper must rewrite them; an unescaper must stop at them).
-//! Every kernel is the same loop, written once over the small [`Block`]
-//! trait and instantiated per instruction set:
+//! Every kernel is the same loop, written once over the crate's vector
+//! trait ([`Vector`], `simd/vector/`) and its small JSON extension
+//! [`Block`], and instantiated per instruction set:
 //!
 //! ```text
 //! loop:
@@ -69,6 +70,7 @@ use std::ptr;
 use crate::simd::dispatch::{self, Dispatch, KernelTable};
 use crate::simd::escape::{decode_escape, encode_utf8, escape_at, Surrogates, SIMPLE};
 use crate::simd::fault::{Fault, FaultKind};
+use crate::simd::vector::Vector;
 use crate::Kernel;
 
 pub(crate) mod bytes;
@@ -85,79 +87,48 @@ mod x86;
 pub(crate) use scalar::escape_reference;
 pub(crate) use swar::swar_special;
 
-/// A vector of `W` bytes and the few operations the kernels need.
+/// What the JSON kernels need of a [`Vector`] beyond the shared
+/// operations: the special-byte test and a few per-level choices.
 ///
-/// Masks carry `STRIDE` bits per byte, lowest byte in the lowest bits. Only
-/// the *lowest* set byte of a mask is relied upon (the SWAR mask may flag
-/// bytes above a real hit spuriously).
-pub(crate) trait Block: Copy {
-    /// Bytes per block.
-    const W: usize;
-    /// Mask bits per byte.
-    const STRIDE: u32;
+/// Masks are [`Vector::bits`] values: `STRIDE` bits per byte, lowest byte
+/// in the lowest bits. Only the *lowest* set byte of a mask is relied upon
+/// (the SWAR mask may flag bytes above a real hit spuriously).
+pub(crate) trait Block: Vector {
     /// Whether tails may use the overlapping-reload trick (see module docs).
     const OVERLAP_TAIL: bool;
     /// Mask popcount from which a block counts as escape-dense and is
     /// translated byte by byte instead of one block step per escape.
     const DENSE_BITS: u32;
+    /// What [`Vector::load_partial`] fills the lanes past a tail with:
+    /// spaces (never special), or zero where the caller masks them off
+    /// anyway and zeroing is the cheaper load (AVX-512).
+    const TAIL_FILL: u8 = b' ';
 
-    /// Loads `W` bytes.
-    ///
-    /// # Safety
-    /// `p..p + W` must be readable and the CPU must support the kernel.
-    unsafe fn load(p: *const u8) -> Self;
-    /// Loads `len < W` bytes; the other lanes hold bytes that are not special
-    /// (or are masked off by the caller).
-    ///
-    /// The default copies them into a buffer of spaces (never special) and
-    /// loads that; AVX-512 overrides it with a masked load, SWAR with an
-    /// assembly in a register.
-    ///
-    /// # Safety
-    /// `p..p + len` must be readable and the CPU must support the kernel.
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, len: usize) -> Self {
-        /// # Safety
-        /// As `load_partial`, and `V::W <= N`.
-        #[inline(always)]
-        unsafe fn padded<V: Block, const N: usize>(p: *const u8, len: usize) -> V {
-            // A fixed-size array of spaces (stored inline; a buffer sized
-            // at run time would call memset).
-            let mut buf = [0x20u8; N];
-            // SAFETY: len < W <= N bytes readable at p and writable in buf;
-            // W <= N bytes of buf are loaded.
-            unsafe {
-                ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len);
-                V::load(buf.as_ptr())
-            }
-        }
-        const { assert!(Self::W <= 64) };
-        // SAFETY: per the caller; each arm's buffer holds at least W bytes.
-        unsafe {
-            if Self::W <= 16 {
-                padded::<Self, 16>(p, len)
-            } else if Self::W <= 32 {
-                padded::<Self, 32>(p, len)
-            } else {
-                padded::<Self, 64>(p, len)
-            }
-        }
-    }
-    /// Stores all `W` bytes.
-    ///
-    /// # Safety
-    /// `p..p + W` must be writable and the CPU must support the kernel.
-    unsafe fn store(self, p: *mut u8);
-    /// Bytes that are `"`, `\` or below 0x20.
+    /// Bytes that are `"`, `\` or below 0x20: two byte compares and one
+    /// unsigned `<= 0x1F`, or-ed, as [`Vector::bits`]. (The two-compare
+    /// `(v ^ 2) <= 0x20` form of `class::special_lanes` measured 2–7 % more
+    /// instructions here under callgrind: SSE2 and AVX2 kernels, `quote` of
+    /// medium text and of 4 KiB, 2026-11-25.)
     ///
     /// # Safety
     /// The CPU must support the kernel.
-    unsafe fn special_mask(self) -> u64;
+    #[inline(always)]
+    unsafe fn special_mask(self) -> u64 {
+        // SAFETY: the CPU supports the kernel per the caller.
+        let splat = |b: u8| unsafe { Self::splat(b) };
+        Self::bits(Self::mask_or(
+            Self::mask_or(self.eq(splat(b'"')), self.eq(splat(b'\\'))),
+            self.le(splat(0x1F)),
+        ))
+    }
     /// Bytes >= 0x80 (exact per byte).
     ///
     /// # Safety
     /// The CPU must support the kernel.
-    unsafe fn high_mask(self) -> u64;
+    #[inline(always)]
+    unsafe fn high_mask(self) -> u64 {
+        self.high_bits()
+    }
     /// Whether [`Block::escape_whole`] is overridden. Such a kernel also
     /// takes the 17..=64-byte inputs that the entry points otherwise run
     /// through the inline baseline block ([`escape_medium`]).
@@ -230,15 +201,13 @@ fn without_first<V: Block>(m: u64) -> u64 {
     }
 }
 
-/// Mask bits covering the lowest `len` bytes (`len < 64 / STRIDE`).
+/// Mask bits covering the lowest `len` bytes (`1 <= len <= 64 / STRIDE`):
+/// one shift, and the same expression as AVX-512's tail load mask
+/// (`vector::x86::low_lanes`), so the two are computed once.
 #[inline(always)]
 fn low_bytes<V: Block>(len: usize) -> u64 {
-    let bits = len as u32 * V::STRIDE;
-    if bits >= 64 {
-        !0
-    } else {
-        (1u64 << bits) - 1
-    }
+    debug_assert!(len >= 1 && len as u32 * V::STRIDE <= 64);
+    u64::MAX >> (64 - len as u32 * V::STRIDE)
 }
 
 /// Raw append cursor into a `Vec<u8>`'s spare capacity.
@@ -650,7 +619,7 @@ unsafe fn escape_loop<V: Block, const VALIDATE: bool, const QUOTES: bool>(
             } else {
                 // SAFETY: s..n is in bounds; W bytes of room.
                 unsafe {
-                    let v = V::load_partial(sp.add(s), rem);
+                    let v = V::load_partial(sp.add(s), rem, V::TAIL_FILL);
                     v.store(out.pos);
                     let mut m = v.special_mask();
                     if VALIDATE {
@@ -792,7 +761,7 @@ unsafe fn medium_first<V: Block, const VALIDATE: bool>(
             if n == 0 {
                 return None;
             }
-            let v = V::load_partial(src, n);
+            let v = V::load_partial(src, n, V::TAIL_FILL);
             v.store(o);
             let m = mask(v) & low_bytes::<V>(n);
             return (m != 0).then(|| first::<V>(m));
@@ -894,7 +863,7 @@ pub(crate) unsafe fn scan_core<V: Block>(src: &[u8]) -> (usize, bool) {
             let v = V::load(sp.add(n - V::W));
             (v.special_mask() >> shift, v.high_mask() >> shift)
         } else {
-            let v = V::load_partial(sp.add(s), rem);
+            let v = V::load_partial(sp.add(s), rem, V::TAIL_FILL);
             let low = low_bytes::<V>(rem);
             (v.special_mask() & low, v.high_mask() & low)
         }
@@ -1094,7 +1063,7 @@ pub(crate) unsafe fn unescape_core<V: Block>(
             } else {
                 // SAFETY: s..n in bounds; W bytes of room.
                 unsafe {
-                    let v = V::load_partial(sp.add(s), rem);
+                    let v = V::load_partial(sp.add(s), rem, V::TAIL_FILL);
                     v.store(out.pos);
                     let low = low_bytes::<V>(rem);
                     hi |= v.high_mask() & low;
@@ -1317,9 +1286,9 @@ static CHOSEN: Dispatch<Kernels> = Dispatch::new();
 
 /// The baseline 16-byte block of this architecture (no detection needed).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
-type Base16 = x86::Sse2;
+type Base16 = crate::simd::vector::x86::Sse2;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
-type Base16 = neon::Neon;
+type Base16 = crate::simd::vector::neon::Neon;
 
 /// The block [`unescape_bytes`] uses for inputs under 64 bytes, inline and
 /// without dispatch: the baseline 16-byte vector where there is one, SWAR
@@ -1327,7 +1296,7 @@ type Base16 = neon::Neon;
 #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
 pub(crate) type UnescapeBlock = Base16;
 #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
-pub(crate) type UnescapeBlock = swar::Swar;
+pub(crate) type UnescapeBlock = crate::simd::vector::swar::Swar;
 
 /// Spare room [`unescape_bytes`] needs after the output start, beyond the
 /// input length (the widest block).
@@ -1344,7 +1313,7 @@ pub(crate) const UNESCAPE_SLACK: usize = 64;
 /// must not overlap `src`.
 #[inline(never)]
 pub(crate) unsafe fn unescape_bytes(src: &[u8], out: *mut u8) -> Result<usize, usize> {
-    const { assert!(<UnescapeBlock as Block>::W <= UNESCAPE_SLACK) };
+    const { assert!(<UnescapeBlock as Vector>::W <= UNESCAPE_SLACK) };
     if src.len() < 64 {
         // SAFETY: the caller's room covers n + W; the baseline block (or
         // SWAR) needs no CPU detection.
@@ -1534,7 +1503,9 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
     {
         use std::arch::x86_64::_mm_set_epi64x;
         // SAFETY: SSE2 is baseline on x86_64.
-        unsafe { x86::Sse2(_mm_set_epi64x(hi as i64, lo as i64)).special_mask() != 0 }
+        unsafe {
+            crate::simd::vector::x86::Sse2(_mm_set_epi64x(hi as i64, lo as i64)).special_mask() != 0
+        }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
@@ -1581,23 +1552,24 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
         let (mut at, mut hi) = (0, 0u64);
         if n >= 8 {
             // SAFETY: 8 bytes in bounds.
-            let w = unsafe { swar::Swar::load(p) };
+            let w = unsafe { crate::simd::vector::swar::Swar::load(p) };
             // SAFETY: SWAR is portable.
             let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
             if m != 0 {
-                return (first::<swar::Swar>(m), h != 0);
+                return (first::<crate::simd::vector::swar::Swar>(m), h != 0);
             }
             hi = h;
             at = 8;
         }
         if at < n {
             // SAFETY: n - at < 8 bytes in bounds; spaces pad the rest.
-            let w = unsafe { swar::Swar::load_partial(p.add(at), n - at) };
+            let w =
+                unsafe { crate::simd::vector::swar::Swar::load_partial(p.add(at), n - at, b' ') };
             // SAFETY: SWAR is portable.
             let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
             hi |= h;
             if m != 0 {
-                return (at + first::<swar::Swar>(m), hi != 0);
+                return (at + first::<crate::simd::vector::swar::Swar>(m), hi != 0);
             }
         }
         return (n, hi != 0);
