@@ -772,3 +772,71 @@ fn serializer_appends_and_chains() {
     assert_eq!(out, b"[1\"x\"");
     let _ = HashMap::<u8, u8>::new();
 }
+
+/// `collect_seq` over an iterator whose `size_hint` says `hint` while it
+/// yields `items`: the empty-sequence fast path must still produce
+/// serde_json's bytes (serde's default `collect_seq`).
+#[derive(Clone, Debug)]
+struct Hinted {
+    items: Vec<u8>,
+    hint: (usize, Option<usize>),
+}
+
+struct HintedIter<'a> {
+    items: std::slice::Iter<'a, u8>,
+    hint: (usize, Option<usize>),
+}
+
+impl<'a> Iterator for HintedIter<'a> {
+    type Item = &'a u8;
+    fn next(&mut self) -> Option<&'a u8> {
+        self.items.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.hint
+    }
+}
+
+impl Serialize for Hinted {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(HintedIter {
+            items: self.items.iter(),
+            hint: self.hint,
+        })
+    }
+}
+
+#[test]
+fn collect_seq_follows_the_size_hint_like_serde_json() {
+    for items in [vec![], vec![7], vec![1, 2, 3]] {
+        for hint in [
+            (0, Some(0)),
+            (0, None),
+            (1, Some(1)),
+            (3, Some(3)),
+            (0, Some(5)),
+        ] {
+            let v = Hinted {
+                items: items.clone(),
+                hint,
+            };
+            let honest = hint == (items.len(), Some(items.len())) || hint.1.is_none();
+            if honest {
+                same(&v);
+                same(&vec![v.clone(), v]);
+            } else {
+                // serde_json's pretty printer underflows its indentation
+                // on a lying hint (a debug-build panic): compact only.
+                for v in [&vec![v.clone()], &vec![v.clone(), v]] {
+                    let want = serde_json::to_vec(v).unwrap();
+                    assert_eq!(json::to_vec(v).unwrap(), want, "{v:?}");
+                    let mut w = Vec::new();
+                    json::to_writer(&mut w, v).unwrap();
+                    assert_eq!(w, want, "{v:?}");
+                }
+            }
+        }
+    }
+    // Nested empties and non-empties, compact and pretty.
+    same(&vec![vec![vec![0u8; 0]; 2], vec![], vec![vec![1]]]);
+}

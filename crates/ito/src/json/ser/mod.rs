@@ -542,6 +542,32 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         Ok(Compound::open(self, b'{', b'}', Some(len)))
     }
 
+    /// serde's default, except that an empty compact sequence (citm's
+    /// 8,685 `"blockIds":[]`) is written inline as `[]` instead of through
+    /// an out-of-line call per array.
+    #[inline(always)]
+    fn collect_seq<I>(self, iter: I) -> Result<(), Error>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let mut iter = iter.into_iter();
+        let len = len_hint(&iter);
+        if P {
+            return seq_default(self, len, iter);
+        }
+        if len == Some(0) {
+            emit::bytes(self.out, b"[]");
+            return match iter.next() {
+                None => Ok(()),
+                // An iterator that yields despite its hint: serde_json's
+                // bytes (`[]` then `,item` per item, then `]`).
+                Some(item) => seq_all(self, len, Some(item), iter),
+            };
+        }
+        seq_all(self, len, None, iter)
+    }
+
     fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), Error> {
         emit::byte(self.out, b'"');
         let mut escaper = Escaper {
@@ -556,6 +582,68 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         emit::byte(self.out, b'"');
         Ok(())
     }
+}
+
+/// serde's `iterator_len_hint`: the length if the iterator knows it.
+#[inline(always)]
+fn len_hint<I: Iterator>(iter: &I) -> Option<usize> {
+    match iter.size_hint() {
+        (lo, Some(hi)) if lo == hi => Some(lo),
+        _ => None,
+    }
+}
+
+/// serde's default `collect_seq` as it is (pretty output).
+fn seq_default<I, const P: bool>(
+    ser: &mut Serializer<'_, P>,
+    len: Option<usize>,
+    mut iter: I,
+) -> Result<(), Error>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    use ser::SerializeSeq;
+    let mut seq = Compound::open(ser, b'[', b']', len);
+    iter.try_for_each(|item| seq.serialize_element(&item))?;
+    seq.end()
+}
+
+/// serde's default `collect_seq` (`serialize_seq`, each element, `end`)
+/// for compact output, out of line so that the empty test in
+/// `collect_seq` stays small enough to inline. `first: None` opens the
+/// sequence with `len`; `Some(item)` continues one already closed as `[]`
+/// whose iterator yielded `item` despite its hint, exactly as serde's
+/// default would (state `Empty`). One call site of the element serializer
+/// either way, so that LLVM still inlines it (with a second one, canada
+/// ran 5 % more instructions).
+#[inline(never)]
+fn seq_all<I, const P: bool>(
+    ser: &mut Serializer<'_, P>,
+    len: Option<usize>,
+    first: Option<I::Item>,
+    mut iter: I,
+) -> Result<(), Error>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    use ser::SerializeSeq;
+    let (mut seq, mut next) = match first {
+        None => (Compound::open(ser, b'[', b']', len), iter.next()),
+        Some(item) => (
+            Compound {
+                ser,
+                state: State::Empty,
+            },
+            Some(item),
+        ),
+    };
+    while let Some(item) = next {
+        seq.serialize_element(&item)?;
+        next = iter.next();
+    }
+    seq.end()
 }
 
 /// `fmt::Write` that escapes each fragment into the output (`collect_str`).
