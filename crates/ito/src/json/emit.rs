@@ -173,11 +173,16 @@ impl Digits {
         // struct). `copy_to` reads COPY bytes from `at` on the strength of
         // that, so it is checked rather than assumed of itoa's internals:
         // one predictable compare, and a panic instead of an out-of-bounds
-        // read should a future itoa return text from elsewhere.
+        // read should a future itoa return text from elsewhere. A text of
+        // up to COPY bytes is read as COPY bytes from `at`, inside `self`
+        // whenever `at` lies in `itoa` (padding follows); only a longer one
+        // (128-bit) is read to its end, which must then lie in `itoa`. For
+        // `u64` LLVM knows the length is at most 20: one compare.
         let at = (text.as_ptr() as usize).wrapping_sub(base as usize);
         assert!(
             at <= std::mem::size_of::<itoa::Buffer>()
-                && text.len() <= std::mem::size_of::<itoa::Buffer>() - at,
+                && (text.len() <= Self::COPY
+                    || text.len() <= std::mem::size_of::<itoa::Buffer>() - at),
             "itoa text outside its buffer"
         );
         (at, text.len())
@@ -193,9 +198,10 @@ impl Digits {
     #[inline(always)]
     pub(crate) unsafe fn copy_to(&self, at: usize, n: usize, dst: *mut u8) {
         let base = (self as *const Self).cast::<u8>();
-        // SAFETY: the digits lie within `itoa` (asserted in `format`), so
-        // at + COPY lies within `self` (padding follows); `dst` is
-        // writable for COPY (or n) bytes by the caller's guarantee.
+        // SAFETY: `format` asserted at <= size_of::<itoa::Buffer>(), so
+        // at + COPY <= size_of::<Self>() (padding follows), and for
+        // n > COPY that the digits lie within `itoa`; `dst` is writable
+        // for COPY (or n) bytes by the caller's guarantee.
         unsafe {
             if n <= Self::COPY {
                 type Block = std::mem::MaybeUninit<[u8; Digits::COPY]>;
