@@ -20,8 +20,11 @@
 //! `Vec<u8>`, never through one `io::Write` call per token:
 //!
 //! ```text
-//! struct field:  `,"name":` in one reserve (clean names of 8..=16 bytes
-//!                as two overlapping words), then the value
+//! struct field:  `,"name":` in one reserve (clean names as overlapping
+//!                words), then the value; an integer value in the same
+//!                reserve; the struct's `{` is stored with its first key
+//! output:        to_vec owns its Vec (see `Output`): within a struct the
+//!                length stays in a register
 //! string:        json::quote (SIMD); a JSON-safe Str: one memcpy
 //! number:        itoa / zmij into a stack buffer, one reserve, one copy
 //! to_writer:     the same into a reused per-thread buffer, handed to the
@@ -50,7 +53,7 @@ use serde::ser::{self, Serialize};
 
 pub use error::{Category, Error};
 
-use super::emit::{self, Esc};
+use super::emit::{self, Esc, Lead};
 use super::{Options, RawJson};
 
 /// A serializer that appends JSON to a `Vec<u8>`; `PRETTY` selects
@@ -68,9 +71,16 @@ use super::{Options, RawJson};
 /// let opts = ito::json::Options::new().ascii_only(true);
 /// "é".serialize(&mut ito::json::Serializer::pretty(&mut out).with_options(&opts)).unwrap();
 /// assert_eq!(out, br#""\u00e9""#);
+///
+/// // Owning its vector (faster, see `Output`), e.g. a buffer reused
+/// // across documents:
+/// let mut ser = ito::json::Serializer::from_vec(b"data: ".to_vec());
+/// vec![1, 2].serialize(&mut ser).unwrap();
+/// assert_eq!(ser.into_inner(), b"data: [1,2]");
 /// ```
-pub struct Serializer<'a, const PRETTY: bool = false> {
-    out: &'a mut Vec<u8>,
+pub struct Serializer<'a, const PRETTY: bool = false, O: Output = &'a mut Vec<u8>> {
+    /// The output.
+    out: O,
     esc: Esc<'a>,
     /// Pretty only: the current indentation level.
     depth: usize,
@@ -98,6 +108,59 @@ impl<'a> Serializer<'a, false> {
     }
 }
 
+impl<'a> Serializer<'a, false, Vec<u8>> {
+    /// A compact serializer appending to `out`, which it owns until
+    /// [`into_inner`](Serializer::into_inner): the faster form (see
+    /// [`Output`]), what [`to_vec`] uses.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut buf = Vec::with_capacity(1024);
+    /// for doc in [[1, 2], [3, 4]] {
+    ///     buf.clear();
+    ///     let mut ser = ito::json::Serializer::from_vec(buf);
+    ///     doc.serialize(&mut ser).unwrap();
+    ///     buf = ser.into_inner();
+    ///     assert_eq!(buf.len(), 5);
+    /// }
+    /// assert_eq!(buf, b"[3,4]");
+    /// ```
+    #[inline]
+    pub fn from_vec(out: Vec<u8>) -> Self {
+        Serializer::with_parts(out, None, None)
+    }
+}
+
+impl<'a> Serializer<'a, true, Vec<u8>> {
+    /// A pretty serializer owning `out` (see [`from_vec`](Serializer::from_vec)).
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = ito::json::Serializer::pretty_from_vec(Vec::new());
+    /// [1].serialize(&mut ser).unwrap();
+    /// assert_eq!(ser.into_inner(), b"[\n  1\n]");
+    /// ```
+    #[inline]
+    pub fn pretty_from_vec(out: Vec<u8>) -> Self {
+        Serializer::with_parts(out, None, None)
+    }
+}
+
+impl<const PRETTY: bool> Serializer<'_, PRETTY, Vec<u8>> {
+    /// The vector, with everything serialized so far appended.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = ito::json::Serializer::from_vec(Vec::new());
+    /// "a".serialize(&mut ser).unwrap();
+    /// assert_eq!(ser.into_inner(), br#""a""#);
+    /// ```
+    #[inline]
+    pub fn into_inner(self) -> Vec<u8> {
+        self.out
+    }
+}
+
 impl<'a> Serializer<'a, true> {
     /// A pretty serializer (serde_json's `to_vec_pretty` layout) appending
     /// to `out`.
@@ -114,12 +177,60 @@ impl<'a> Serializer<'a, true> {
     }
 }
 
+/// Where a [`Serializer`] writes: the `&mut Vec<u8>` given to
+/// [`Serializer::new`] (the default), or a `Vec<u8>` the serializer owns
+/// ([`Serializer::from_vec`], what [`to_vec`] and [`to_writer`] use).
+/// Sealed: only these two. Both write the same bytes.
+///
+/// Owning the vector is faster: its length and capacity are then fields
+/// of the serializer itself, which (`&mut Serializer` being a unique
+/// borrow) the compiler knows no byte stored into the output can change,
+/// so within a struct the length stays in a register instead of being
+/// stored and reloaded around every token. Through a borrowed
+/// `&mut Vec<u8>` it cannot know that. (citm_catalog typed: 4.6 % fewer
+/// instructions, about 7 % less time.)
+///
+/// ```
+/// use serde::Serialize;
+/// let mut borrowed = Vec::new();
+/// let v = (1, "a");
+/// v.serialize(&mut ito::json::Serializer::new(&mut borrowed)).unwrap();
+/// let mut owning = ito::json::Serializer::from_vec(Vec::new());
+/// v.serialize(&mut owning).unwrap();
+/// assert_eq!(owning.into_inner(), borrowed);
+/// ```
+pub trait Output: sealed::Sealed {}
+
+impl Output for &mut Vec<u8> {}
+impl Output for Vec<u8> {}
+
+mod sealed {
+    pub trait Sealed {
+        /// The vector written to.
+        fn vec(&mut self) -> &mut Vec<u8>;
+    }
+
+    impl Sealed for &mut Vec<u8> {
+        #[inline(always)]
+        fn vec(&mut self) -> &mut Vec<u8> {
+            self
+        }
+    }
+
+    impl Sealed for Vec<u8> {
+        #[inline(always)]
+        fn vec(&mut self) -> &mut Vec<u8> {
+            self
+        }
+    }
+}
+
 /// Where `to_writer` stops to hand a chunk to the writer.
 const CHUNK: usize = 64 << 10;
 
-impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
+impl<'a, const PRETTY: bool, O: Output> Serializer<'a, PRETTY, O> {
     #[inline]
-    fn with_parts(out: &'a mut Vec<u8>, esc: Esc<'a>, sink: Option<&'a mut dyn io::Write>) -> Self {
+    fn with_parts(out: O, esc: Esc<'a>, sink: Option<&'a mut dyn io::Write>) -> Self {
         let flush_at = if sink.is_some() { CHUNK } else { usize::MAX };
         Serializer {
             out,
@@ -152,7 +263,7 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
             self.depth += 1;
             self.has_value = false;
         }
-        emit::byte(self.out, open);
+        emit::byte(self.out.vec(), open);
     }
 
     #[inline(always)]
@@ -160,10 +271,10 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
         if PRETTY {
             self.depth -= 1;
             if self.has_value {
-                emit::newline_indent(self.out, true, self.depth);
+                emit::newline_indent(self.out.vec(), true, self.depth);
             }
         }
-        emit::byte(self.out, close);
+        emit::byte(self.out.vec(), close);
     }
 
     /// What precedes an array element (or a map key that is not a plain
@@ -171,9 +282,9 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
     #[inline(always)]
     fn separator(&mut self, first: bool) {
         if PRETTY {
-            emit::newline_indent(self.out, first, self.depth);
+            emit::newline_indent(self.out.vec(), first, self.depth);
         } else if !first {
-            emit::byte(self.out, b',');
+            emit::byte(self.out.vec(), b',');
         }
     }
 
@@ -181,21 +292,28 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
     #[inline(always)]
     fn colon(&mut self) {
         if PRETTY {
-            emit::bytes(self.out, b": ");
+            emit::bytes(self.out.vec(), b": ");
         } else {
-            emit::byte(self.out, b':');
+            emit::byte(self.out.vec(), b':');
         }
     }
 
     /// A string key with its separator and colon.
     #[inline(always)]
     fn str_key(&mut self, first: bool, k: &str) {
+        self.str_key_after(Lead::after(first), k);
+    }
+
+    /// A string key after `lead` (pretty output: a lead other than
+    /// `NONE` is not the first key; `BRACE` does not occur).
+    #[inline(always)]
+    fn str_key_after(&mut self, lead: Lead, k: &str) {
         if PRETTY {
-            emit::newline_indent(self.out, first, self.depth);
-            emit::str(self.out, k, self.esc);
-            emit::bytes(self.out, b": ");
+            emit::newline_indent(self.out.vec(), lead == Lead::NONE, self.depth);
+            emit::str(self.out.vec(), k, self.esc);
+            emit::bytes(self.out.vec(), b": ");
         } else {
-            emit::key(self.out, first, k, self.esc);
+            emit::key_after(self.out.vec(), lead, k, self.esc);
         }
     }
 
@@ -206,7 +324,7 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
         if PRETTY {
             self.has_value = true;
         }
-        if self.out.len() >= self.flush_at {
+        if self.out.vec().len() >= self.flush_at {
             return self.flush();
         }
         Ok(())
@@ -216,8 +334,8 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
     #[inline(never)]
     fn flush(&mut self) -> Result<(), Error> {
         if let Some(sink) = self.sink.as_mut() {
-            sink.write_all(self.out).map_err(Error::io)?;
-            self.out.clear();
+            sink.write_all(self.out.vec()).map_err(Error::io)?;
+            self.out.vec().clear();
         }
         Ok(())
     }
@@ -241,32 +359,35 @@ impl<'a, const PRETTY: bool> Serializer<'a, PRETTY> {
     /// A JSON-safe string, copied without a scan (the `Str` hook).
     #[inline]
     pub(crate) fn write_safe_str(&mut self, s: &str) {
-        emit::safe_str(self.out, s, self.esc);
+        emit::safe_str(self.out.vec(), s, self.esc);
     }
 }
 
 /// The state of an open array or object, returned by the [`Serializer`]'s
 /// `serialize_seq`, `serialize_map`, `serialize_struct` and their
 /// relatives (serde's `SerializeSeq`, `SerializeMap`, … traits).
-pub struct Compound<'s, 'a, const PRETTY: bool> {
-    ser: &'s mut Serializer<'a, PRETTY>,
+pub struct Compound<'s, 'a, const PRETTY: bool, O: Output = &'a mut Vec<u8>> {
+    ser: &'s mut Serializer<'a, PRETTY, O>,
     state: State,
 }
 
-/// serde_json's states: a container declared empty was closed at once.
+/// serde_json's states (a container declared empty was closed at once),
+/// and `Brace`: a compact struct whose `{` is not written yet, because
+/// the first field stores it with its key (`{"key":` in one step).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     Empty,
     First,
     Rest,
+    Brace,
 }
 
-impl<'s, 'a, const P: bool> Compound<'s, 'a, P> {
+impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
     #[inline(always)]
-    fn open(ser: &'s mut Serializer<'a, P>, open: u8, close: u8, len: Option<usize>) -> Self {
+    fn open(ser: &'s mut Serializer<'a, P, O>, open: u8, close: u8, len: Option<usize>) -> Self {
         if !P && len == Some(0) {
             // citm's many empty arrays: `[]` as one two-byte store.
-            emit::bytes(ser.out, &[open, close]);
+            emit::bytes(ser.out.vec(), &[open, close]);
             return Compound {
                 ser,
                 state: State::Empty,
@@ -282,11 +403,36 @@ impl<'s, 'a, const P: bool> Compound<'s, 'a, P> {
         Compound { ser, state }
     }
 
+    /// A struct (`{` and `}`): in compact output the `{` is deferred to
+    /// the first field (state `Brace`).
+    #[inline(always)]
+    fn open_struct(ser: &'s mut Serializer<'a, P, O>, len: usize) -> Self {
+        if !P && len != 0 {
+            return Compound {
+                ser,
+                state: State::Brace,
+            };
+        }
+        Compound::open(ser, b'{', b'}', Some(len))
+    }
+
     #[inline(always)]
     fn take_first(&mut self) -> bool {
         let first = self.state == State::First;
         self.state = State::Rest;
         first
+    }
+
+    /// What precedes the next struct field: `{` (deferred), nothing, `,`.
+    #[inline(always)]
+    fn take_lead(&mut self) -> Lead {
+        let lead = match self.state {
+            State::Brace => Lead::BRACE,
+            State::First => Lead::NONE,
+            State::Empty | State::Rest => Lead::COMMA,
+        };
+        self.state = State::Rest;
+        lead
     }
 
     #[inline(always)]
@@ -299,119 +445,144 @@ impl<'s, 'a, const P: bool> Compound<'s, 'a, P> {
 
     #[inline(always)]
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        let first = self.take_first();
-        self.ser.str_key(first, key);
+        let lead = self.take_lead();
+        // An integer field in compact output: `,"key":123` with one
+        // reserve and one length update (the TypeId tests are constants,
+        // folded away for every other `T`). The bytes are those of
+        // `value.serialize`, which for these types is `serialize_{i,u}N`
+        // (`usize`/`isize` as 64-bit) and so `emit::int`.
+        macro_rules! int_field {
+            ($($t:ty),*) => {$(
+                if !P && typeid::of::<T>() == typeid::of::<$t>() {
+                    // SAFETY: `T` is `$t` (equal TypeIds; these types have
+                    // no lifetimes), so `value` points to a valid `$t`.
+                    let v = unsafe { *(value as *const T).cast::<$t>() };
+                    emit::key_int(self.ser.out.vec(), lead, key, self.ser.esc, v);
+                    return self.ser.value_done();
+                }
+            )*};
+        }
+        int_field!(u64, u32, i64, i32, u16, i16, u8, i8, usize, isize, u128, i128);
+        self.ser.str_key_after(lead, key);
         value.serialize(&mut *self.ser)?;
         self.ser.value_done()
     }
 
     #[inline(always)]
-    fn close(self, close: u8) -> Result<(), Error> {
-        if self.state != State::Empty {
-            self.ser.end(close);
-        }
+    fn close(mut self, close: u8) -> Result<(), Error> {
+        self.close_in_place(close);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn close_in_place(&mut self, close: u8) {
+        match self.state {
+            State::Empty => {}
+            // A struct that wrote none of the fields it announced.
+            State::Brace => emit::bytes(self.ser.out.vec(), b"{}"),
+            State::First | State::Rest => self.ser.end(close),
+        }
     }
 }
 
-impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
+impl<'s, 'a, const P: bool, O: Output> ser::Serializer for &'s mut Serializer<'a, P, O> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'s, 'a, P>;
-    type SerializeTuple = Compound<'s, 'a, P>;
-    type SerializeTupleStruct = Compound<'s, 'a, P>;
-    type SerializeTupleVariant = Compound<'s, 'a, P>;
-    type SerializeMap = Compound<'s, 'a, P>;
-    type SerializeStruct = Compound<'s, 'a, P>;
-    type SerializeStructVariant = Compound<'s, 'a, P>;
+    type SerializeSeq = Compound<'s, 'a, P, O>;
+    type SerializeTuple = Compound<'s, 'a, P, O>;
+    type SerializeTupleStruct = Compound<'s, 'a, P, O>;
+    type SerializeTupleVariant = Compound<'s, 'a, P, O>;
+    type SerializeMap = Compound<'s, 'a, P, O>;
+    type SerializeStruct = Compound<'s, 'a, P, O>;
+    type SerializeStructVariant = Compound<'s, 'a, P, O>;
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        emit::bool(self.out, v);
+        emit::bool(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        emit::int(self.out, v);
+        emit::int(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
-        emit::float(self.out, v);
+        emit::float(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
-        emit::float(self.out, v);
+        emit::float(self.out.vec(), v);
         Ok(())
     }
 
     #[inline]
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        emit::str(self.out, v.encode_utf8(&mut [0; 4]), self.esc);
+        emit::str(self.out.vec(), v.encode_utf8(&mut [0; 4]), self.esc);
         Ok(())
     }
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        emit::str(self.out, v, self.esc);
+        emit::str(self.out.vec(), v, self.esc);
         Ok(())
     }
 
@@ -427,7 +598,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
 
     #[inline]
     fn serialize_none(self) -> Result<(), Error> {
-        emit::null(self.out);
+        emit::null(self.out.vec());
         Ok(())
     }
 
@@ -438,13 +609,13 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
 
     #[inline]
     fn serialize_unit(self) -> Result<(), Error> {
-        emit::null(self.out);
+        emit::null(self.out.vec());
         Ok(())
     }
 
     #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        emit::null(self.out);
+        emit::null(self.out.vec());
         Ok(())
     }
 
@@ -455,7 +626,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        emit::str(self.out, variant, self.esc);
+        emit::str(self.out.vec(), variant, self.esc);
         Ok(())
     }
 
@@ -466,7 +637,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         value: &T,
     ) -> Result<(), Error> {
         if raw::is_token(name) {
-            return value.serialize(raw::Verbatim(self.out));
+            return value.serialize(raw::Verbatim(self.out.vec()));
         }
         value.serialize(self)
     }
@@ -486,12 +657,12 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
     }
 
     #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'a, P>, Error> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'a, P, O>, Error> {
         Ok(Compound::open(self, b'[', b']', len))
     }
 
     #[inline]
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'a, P>, Error> {
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'a, P, O>, Error> {
         Ok(Compound::open(self, b'[', b']', Some(len)))
     }
 
@@ -500,7 +671,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         self,
         _name: &'static str,
         len: usize,
-    ) -> Result<Compound<'s, 'a, P>, Error> {
+    ) -> Result<Compound<'s, 'a, P, O>, Error> {
         Ok(Compound::open(self, b'[', b']', Some(len)))
     }
 
@@ -511,13 +682,13 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'s, 'a, P>, Error> {
+    ) -> Result<Compound<'s, 'a, P, O>, Error> {
         self.begin_variant(variant);
         Ok(Compound::open(self, b'[', b']', Some(len)))
     }
 
     #[inline]
-    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'a, P>, Error> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'a, P, O>, Error> {
         Ok(Compound::open(self, b'{', b'}', len))
     }
 
@@ -526,8 +697,8 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         self,
         _name: &'static str,
         len: usize,
-    ) -> Result<Compound<'s, 'a, P>, Error> {
-        Ok(Compound::open(self, b'{', b'}', Some(len)))
+    ) -> Result<Compound<'s, 'a, P, O>, Error> {
+        Ok(Compound::open_struct(self, len))
     }
 
     #[inline]
@@ -537,9 +708,9 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'s, 'a, P>, Error> {
+    ) -> Result<Compound<'s, 'a, P, O>, Error> {
         self.begin_variant(variant);
-        Ok(Compound::open(self, b'{', b'}', Some(len)))
+        Ok(Compound::open_struct(self, len))
     }
 
     /// serde's default, except that an empty compact sequence (citm's
@@ -557,7 +728,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
             return seq_default(self, len, iter);
         }
         if len == Some(0) {
-            emit::bytes(self.out, b"[]");
+            emit::bytes(self.out.vec(), b"[]");
             return match iter.next() {
                 None => Ok(()),
                 // An iterator that yields despite its hint: serde_json's
@@ -569,9 +740,9 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
     }
 
     fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<(), Error> {
-        emit::byte(self.out, b'"');
+        emit::byte(self.out.vec(), b'"');
         let mut escaper = Escaper {
-            out: self.out,
+            out: self.out.vec(),
             esc: self.esc,
         };
         // Writing into a Vec cannot fail; an error here is the Display
@@ -579,7 +750,7 @@ impl<'s, 'a, const P: bool> ser::Serializer for &'s mut Serializer<'a, P> {
         fmt::Write::write_fmt(&mut escaper, format_args!("{value}")).map_err(|_| {
             <Error as ser::Error>::custom("a Display implementation returned an error unexpectedly")
         })?;
-        emit::byte(self.out, b'"');
+        emit::byte(self.out.vec(), b'"');
         Ok(())
     }
 }
@@ -594,8 +765,8 @@ fn len_hint<I: Iterator>(iter: &I) -> Option<usize> {
 }
 
 /// serde's default `collect_seq` as it is (pretty output).
-fn seq_default<I, const P: bool>(
-    ser: &mut Serializer<'_, P>,
+fn seq_default<I, const P: bool, O: Output>(
+    ser: &mut Serializer<'_, P, O>,
     len: Option<usize>,
     mut iter: I,
 ) -> Result<(), Error>
@@ -618,8 +789,8 @@ where
 /// either way, so that LLVM still inlines it (with a second one, canada
 /// ran 5 % more instructions).
 #[inline(never)]
-fn seq_all<I, const P: bool>(
-    ser: &mut Serializer<'_, P>,
+fn seq_all<I, const P: bool, O: Output>(
+    ser: &mut Serializer<'_, P, O>,
     len: Option<usize>,
     first: Option<I::Item>,
     mut iter: I,
@@ -663,7 +834,7 @@ impl fmt::Write for Escaper<'_> {
     }
 }
 
-impl<const P: bool> ser::SerializeSeq for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeSeq for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -678,7 +849,7 @@ impl<const P: bool> ser::SerializeSeq for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeTuple for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeTuple for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -693,7 +864,7 @@ impl<const P: bool> ser::SerializeTuple for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeTupleStruct for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeTupleStruct for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -708,7 +879,7 @@ impl<const P: bool> ser::SerializeTupleStruct for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeTupleVariant for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeTupleVariant for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -728,7 +899,7 @@ impl<const P: bool> ser::SerializeTupleVariant for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeMap for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeMap for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -753,7 +924,7 @@ impl<const P: bool> ser::SerializeMap for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeStruct for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeStruct for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -772,7 +943,7 @@ impl<const P: bool> ser::SerializeStruct for Compound<'_, '_, P> {
     }
 }
 
-impl<const P: bool> ser::SerializeStructVariant for Compound<'_, '_, P> {
+impl<const P: bool, O: Output> ser::SerializeStructVariant for Compound<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
 
@@ -786,12 +957,9 @@ impl<const P: bool> ser::SerializeStructVariant for Compound<'_, '_, P> {
     }
 
     #[inline(always)]
-    fn end(self) -> Result<(), Error> {
-        let ser = &mut *self.ser;
-        if self.state != State::Empty {
-            ser.end(b'}');
-        }
-        ser.end_variant();
+    fn end(mut self) -> Result<(), Error> {
+        self.close_in_place(b'}');
+        self.ser.end_variant();
         Ok(())
     }
 }
@@ -823,8 +991,16 @@ pub(crate) fn serialize_json_safe_str<S: ser::Serializer>(
     }
     ours!(&mut Serializer<'_, false>, |ser| ser.write_safe_str(text));
     ours!(&mut Serializer<'_, true>, |ser| ser.write_safe_str(text));
+    ours!(&mut Serializer<'_, false, Vec<u8>>, |ser| ser
+        .write_safe_str(text));
+    ours!(&mut Serializer<'_, true, Vec<u8>>, |ser| ser
+        .write_safe_str(text));
     ours!(key::MapKey<'_, '_, false>, |k| k.write_safe_str(text));
     ours!(key::MapKey<'_, '_, true>, |k| k.write_safe_str(text));
+    ours!(key::MapKey<'_, '_, false, Vec<u8>>, |k| k
+        .write_safe_str(text));
+    ours!(key::MapKey<'_, '_, true, Vec<u8>>, |k| k
+        .write_safe_str(text));
     s.serialize_str(text)
 }
 
@@ -859,11 +1035,10 @@ fn write_to<W: io::Write, T: ?Sized + Serialize, const P: bool>(
     let mut buf = STAGE.with(Cell::take);
     buf.clear();
     buf.reserve(CHUNK + CHUNK / 4);
-    let result = {
-        let esc = options.and_then(emit::esc);
-        let mut ser = Serializer::<P>::with_parts(&mut buf, esc, Some(&mut writer));
-        value.serialize(&mut ser).and_then(|()| ser.flush())
-    };
+    let esc = options.and_then(emit::esc);
+    let mut ser = Serializer::<P, Vec<u8>>::with_parts(buf, esc, Some(&mut writer));
+    let result = value.serialize(&mut ser).and_then(|()| ser.flush());
+    let mut buf = ser.out;
     if buf.capacity() <= KEEP {
         buf.clear();
         STAGE.with(|s| s.set(buf));
@@ -875,10 +1050,10 @@ fn vec_from<T: ?Sized + Serialize, const P: bool>(
     value: &T,
     options: Option<&Options>,
 ) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(128);
     let esc = options.and_then(emit::esc);
-    value.serialize(&mut Serializer::<P>::with_parts(&mut out, esc, None))?;
-    Ok(out)
+    let mut ser = Serializer::<P, Vec<u8>>::with_parts(Vec::with_capacity(128), esc, None);
+    value.serialize(&mut ser)?;
+    Ok(ser.out)
 }
 
 fn string_from(bytes: Vec<u8>) -> String {
