@@ -388,6 +388,19 @@ impl Lead {
     fn len(self) -> usize {
         (self.0 != 0) as usize
     }
+
+    /// The byte to store at the lead's position: `{` for `BRACE`, else
+    /// `,` (for `NONE` it is overwritten by the key's quote). A constant
+    /// for callers that never pass `BRACE` (the `Writer`'s `key`), where
+    /// storing `self.0` would be a select per key.
+    #[inline(always)]
+    fn store(self) -> u8 {
+        if self == Lead::BRACE {
+            b'{'
+        } else {
+            b','
+        }
+    }
 }
 
 /// Writes `,"key":` (or `{"key":`, or `"key":`, after `lead`) for a clean
@@ -475,7 +488,7 @@ unsafe fn short_key_at(o: *mut u8, lead: Lead, k: &[u8]) -> Option<usize> {
             *q.add(n - 1) = d;
         }
         // Without a lead (c = 0) this byte is the quote stored next.
-        *o = lead.0;
+        *o = lead.store();
         *o.add(c) = b'"';
         *q.add(n) = b'"';
         *q.add(n + 1) = b':';
