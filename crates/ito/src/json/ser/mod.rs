@@ -179,8 +179,8 @@ impl<'a> Serializer<'a, true> {
 
 /// Where a [`Serializer`] writes: the `&mut Vec<u8>` given to
 /// [`Serializer::new`] (the default), or a `Vec<u8>` the serializer owns
-/// ([`Serializer::from_vec`], what [`to_vec`] and [`to_writer`] use).
-/// Sealed: only these two. Both write the same bytes.
+/// ([`Serializer::from_vec`], what [`to_vec`] uses; [`to_writer`]
+/// stages its chunks in one too). Sealed. All write the same bytes.
 ///
 /// Owning the vector is faster: its length and capacity are then fields
 /// of the serializer itself, which (`&mut Serializer` being a unique
@@ -203,11 +203,29 @@ pub trait Output: sealed::Sealed {}
 
 impl Output for &mut Vec<u8> {}
 impl Output for Vec<u8> {}
+impl Output for sealed::Staged {}
 
 mod sealed {
     pub trait Sealed {
+        /// `to_writer`'s staging buffer: the only output that is handed
+        /// to a writer in chunks (the chunk test is compiled out of every
+        /// other serializer).
+        const STAGED: bool = false;
+
         /// The vector written to.
         fn vec(&mut self) -> &mut Vec<u8>;
+    }
+
+    /// `to_writer`'s staging buffer.
+    pub(super) struct Staged(pub(super) Vec<u8>);
+
+    impl Sealed for Staged {
+        const STAGED: bool = true;
+
+        #[inline(always)]
+        fn vec(&mut self) -> &mut Vec<u8> {
+            &mut self.0
+        }
     }
 
     impl Sealed for &mut Vec<u8> {
@@ -324,7 +342,7 @@ impl<'a, const PRETTY: bool, O: Output> Serializer<'a, PRETTY, O> {
         if PRETTY {
             self.has_value = true;
         }
-        if self.out.vec().len() >= self.flush_at {
+        if O::STAGED && self.out.vec().len() >= self.flush_at {
             return self.flush();
         }
         Ok(())
@@ -995,11 +1013,19 @@ pub(crate) fn serialize_json_safe_str<S: ser::Serializer>(
         .write_safe_str(text));
     ours!(&mut Serializer<'_, true, Vec<u8>>, |ser| ser
         .write_safe_str(text));
+    ours!(&mut Serializer<'_, false, sealed::Staged>, |ser| ser
+        .write_safe_str(text));
+    ours!(&mut Serializer<'_, true, sealed::Staged>, |ser| ser
+        .write_safe_str(text));
     ours!(key::MapKey<'_, '_, false>, |k| k.write_safe_str(text));
     ours!(key::MapKey<'_, '_, true>, |k| k.write_safe_str(text));
     ours!(key::MapKey<'_, '_, false, Vec<u8>>, |k| k
         .write_safe_str(text));
     ours!(key::MapKey<'_, '_, true, Vec<u8>>, |k| k
+        .write_safe_str(text));
+    ours!(key::MapKey<'_, '_, false, sealed::Staged>, |k| k
+        .write_safe_str(text));
+    ours!(key::MapKey<'_, '_, true, sealed::Staged>, |k| k
         .write_safe_str(text));
     s.serialize_str(text)
 }
@@ -1036,9 +1062,10 @@ fn write_to<W: io::Write, T: ?Sized + Serialize, const P: bool>(
     buf.clear();
     buf.reserve(CHUNK + CHUNK / 4);
     let esc = options.and_then(emit::esc);
-    let mut ser = Serializer::<P, Vec<u8>>::with_parts(buf, esc, Some(&mut writer));
+    let staged = sealed::Staged(buf);
+    let mut ser = Serializer::<P, sealed::Staged>::with_parts(staged, esc, Some(&mut writer));
     let result = value.serialize(&mut ser).and_then(|()| ser.flush());
-    let mut buf = ser.out;
+    let mut buf = ser.out.0;
     if buf.capacity() <= KEEP {
         buf.clear();
         STAGE.with(|s| s.set(buf));
