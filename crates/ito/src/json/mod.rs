@@ -127,7 +127,8 @@ pub use raw::{RawJson, MAX_DEPTH};
 #[cfg(feature = "serde")]
 pub use ser::{
     to_string, to_string_pretty, to_string_with, to_vec, to_vec_pretty, to_vec_pretty_with,
-    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Serializer,
+    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Output,
+    Serializer,
 };
 pub use writer::{Array, Key, Object, Scalar, Writer};
 

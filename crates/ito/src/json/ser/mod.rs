@@ -72,7 +72,7 @@ use super::{Options, RawJson};
 /// "é".serialize(&mut ito::json::Serializer::pretty(&mut out).with_options(&opts)).unwrap();
 /// assert_eq!(out, br#""\u00e9""#);
 ///
-/// // Owning its vector (faster, see `Output`), e.g. a buffer reused
+/// // Owning its vector (faster, see [`Output`]), e.g. a buffer reused
 /// // across documents:
 /// let mut ser = ito::json::Serializer::from_vec(b"data: ".to_vec());
 /// vec![1, 2].serialize(&mut ser).unwrap();
@@ -198,6 +198,24 @@ impl<'a> Serializer<'a, true> {
 /// let mut owning = ito::json::Serializer::from_vec(Vec::new());
 /// v.serialize(&mut owning).unwrap();
 /// assert_eq!(owning.into_inner(), borrowed);
+/// ```
+///
+/// Code generic over either form names the trait (also re-exported as
+/// `ito::json::Output`):
+///
+/// ```
+/// use ito::json::{Output, Serializer};
+/// use serde::Serialize;
+///
+/// fn pair<O: Output>(ser: &mut Serializer<'_, false, O>) -> Result<(), ito::json::ser::Error> {
+///     (1, "a").serialize(ser)
+/// }
+/// let mut out = Vec::new();
+/// pair(&mut Serializer::new(&mut out)).unwrap();
+/// let mut owning = Serializer::from_vec(Vec::new());
+/// pair(&mut owning).unwrap();
+/// assert_eq!(owning.into_inner(), out);
+/// assert_eq!(out, br#"[1,"a"]"#);
 /// ```
 pub trait Output: sealed::Sealed {}
 
