@@ -500,7 +500,6 @@ unsafe fn short_key_at(o: *mut u8, lead: Lead, k: &[u8]) -> Option<usize> {
 /// `,"key":123` with one reserve and one length update for both (the
 /// integer formatted first, so that the key's stores overlap itoa's work).
 #[inline(always)]
-#[cfg_attr(not(feature = "serde"), allow(dead_code))]
 pub(crate) fn key_int<I: itoa::Integer>(
     out: &mut Vec<u8>,
     lead: Lead,
@@ -531,6 +530,31 @@ pub(crate) fn key_int<I: itoa::Integer>(
     key_slow(out, lead, k, esc);
     // SAFETY: `(digits, n)` were formatted into `buf` above.
     unsafe { int_from(out, &buf, digits, n) };
+}
+
+/// An object member whose value is a literal (`true`, `false`, `null`):
+/// `,"key":true` with one reserve and one length update for both.
+#[inline(always)]
+pub(crate) fn key_literal(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, lit: &[u8]) {
+    let kb = k.as_bytes();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + lit.len());
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + lit.len() bytes are reserved: the key (at
+        // most kb.len() + 4 bytes written at `o`) and the literal after
+        // its `w` bytes; everything up to the new length is initialised
+        // before `set_len`; `lit` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                copy_short(lit.as_ptr(), o.add(w), lit.len());
+                out.set_len(len + w + lit.len());
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    bytes(out, lit);
 }
 
 /// An object key with what precedes and follows it in compact output:
