@@ -151,6 +151,12 @@ fn fill_object(mut o: Object<'_>, members: &[(String, Node)]) {
             Node::I128(v) => {
                 o.field(std::borrow::Cow::Borrowed(k.as_str()), Box::new(*v));
             }
+            Node::Str(v) if v.len() % 2 == 0 => {
+                o.field(k, v.as_str());
+            }
+            Node::Str(v) => {
+                o.field(k.as_str(), std::borrow::Cow::Borrowed(v.as_str()));
+            }
             Node::U8(v) => {
                 o.field(k, v);
             }
@@ -254,7 +260,8 @@ proptest! {
             .field(s.as_str(), ito::Str::from(s.as_str()))
             .field(s.as_str(), -7i32)
             .field(s.as_str(), false)
-            .field(s.as_str(), None::<bool>);
+            .field(s.as_str(), None::<bool>)
+            .field(s.as_str(), s.clone());
         let mut want = b"{".to_vec();
         ito::json::quote_with(&mut want, &s, &opts);
         want.push(b':');
@@ -265,6 +272,10 @@ proptest! {
             want.push(b':');
             want.extend_from_slice(v.as_bytes());
         }
+        want.push(b',');
+        ito::json::quote_with(&mut want, &s, &opts);
+        want.push(b':');
+        ito::json::quote_with(&mut want, &s, &opts);
         want.push(b'}');
         prop_assert_eq!(out, want);
     }

@@ -557,6 +557,37 @@ pub(crate) fn key_literal(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, 
     bytes(out, lit);
 }
 
+/// An object member whose value is a string: `,"key":"value"` with one
+/// reserve and one length update when the key is clean and at most 32
+/// bytes and the value clean and at most 16 bytes (the default policy);
+/// otherwise the key and then the string as [`str`] writes it.
+#[inline(always)]
+pub(crate) fn key_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &str) {
+    let kb = k.as_bytes();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + 18);
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + 18 bytes are reserved: the key (at most
+        // kb.len() + 4 bytes written at `o`) and the quoted value (at most
+        // 18) after its `w` bytes; everything up to each new length is
+        // initialised before `set_len`; `s` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                if let Some(m) = super::quoted_short_at(o.add(w), s.as_bytes()) {
+                    out.set_len(len + w + m);
+                    return;
+                }
+                out.set_len(len + w);
+                quote(out, s);
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    str(out, s, esc);
+}
+
 /// An object key with what precedes and follows it in compact output:
 /// `,"key":` (no comma for the first key). Clean keys of up to 32 bytes
 /// (nearly every struct field name) cost one reserve and a few word

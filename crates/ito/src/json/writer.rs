@@ -117,11 +117,27 @@ macro_rules! integers {
 
 integers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
+macro_rules! strings {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            #[inline(always)]
+            fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
+                emit::str(out, self, esc);
+            }
+
+            #[inline(always)]
+            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+                emit::key_str(out, Lead::after(first), key, esc, self);
+            }
+        }
+    )*};
+}
+
+strings!(str, String, Cow<'_, str>);
+
 scalars! {
-    str => |v, out, e| emit::str(out, v, e);
-    String => |v, out, e| emit::str(out, v, e);
     Str => |v, out, e| emit::ito_str(out, v, e);
-    Cow<'_, str> => |v, out, e| emit::str(out, v, e);
     char => |v, out, e| emit::str(out, v.encode_utf8(&mut [0; 4]), e);
     RawJson => |v, out, _e| out.extend_from_slice(v.as_bytes());
     f32 => |v, out, _e| emit::float(out, *v);
