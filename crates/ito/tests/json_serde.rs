@@ -523,6 +523,49 @@ proptest! {
     }
 }
 
+/// Struct fields the serializer stores with their key (strings, bools):
+/// first (deferred `{`) and later, short and long keys.
+#[derive(Serialize, Clone, Debug)]
+struct Fields<'a> {
+    s: String,
+    b: bool,
+    r: &'a str,
+    a_key_of_more_than_thirty_two_bytes: String,
+    t: bool,
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct FirstBool<'a> {
+    b: bool,
+    r: &'a str,
+}
+
+proptest! {
+    #[test]
+    fn fused_fields_match(s in text(), r in text(), b in any::<bool>(), ascii in any::<bool>(), html in any::<bool>()) {
+        let f = Fields { s: s.clone(), b, r: &r, a_key_of_more_than_thirty_two_bytes: r.clone(), t: !b };
+        same(&f);
+        same(&FirstBool { b, r: &s });
+        let opts = Options::new().ascii_only(ascii).html_safe(html);
+        let out = json::to_vec_with(&f, &opts).unwrap();
+        let mut want = b"{".to_vec();
+        let lits = [("s", None), ("b", Some(b)), ("r", None), ("a_key_of_more_than_thirty_two_bytes", None), ("t", Some(!b))];
+        for (i, (k, v)) in lits.into_iter().enumerate() {
+            if i > 0 {
+                want.push(b',');
+            }
+            ito::json::quote_with(&mut want, k, &opts);
+            want.push(b':');
+            match v {
+                Some(v) => want.extend_from_slice(if v { b"true" } else { b"false" }),
+                None => ito::json::quote_with(&mut want, if i == 0 { &s } else { &r }, &opts),
+            }
+        }
+        want.push(b'}');
+        prop_assert_eq!(out, want);
+    }
+}
+
 // ---- errors ----
 
 #[derive(Debug)]

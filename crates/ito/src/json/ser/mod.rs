@@ -499,6 +499,32 @@ impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
             )*};
         }
         int_field!(u64, u32, i64, i32, u16, i16, u8, i8, usize, isize, u128, i128);
+        // A bool field likewise (`serialize_bool`: `emit::bool`'s bytes).
+        if !P && typeid::of::<T>() == typeid::of::<bool>() {
+            // SAFETY: `T` is `bool` (equal TypeIds), so `value` points to
+            // a valid `bool`.
+            let v = unsafe { *(value as *const T).cast::<bool>() };
+            let lit: &[u8] = if v { b"true" } else { b"false" };
+            emit::key_literal(self.ser.out.vec(), lead, key, self.ser.esc, lit);
+            return self.ser.value_done();
+        }
+        // A String or &str field (`serialize_str`: `emit::str`'s bytes),
+        // short clean values stored with the key.
+        if !P && typeid::of::<T>() == typeid::of::<String>() {
+            // SAFETY: `T` is `String` (equal TypeIds), so `value` points
+            // to a valid `String`.
+            let v = unsafe { &*(value as *const T).cast::<String>() };
+            emit::key_str(self.ser.out.vec(), lead, key, self.ser.esc, v);
+            return self.ser.value_done();
+        }
+        if !P && typeid::of::<T>() == typeid::of::<&str>() {
+            // SAFETY: `T` is `&str` (equal TypeIds up to the erased
+            // lifetime, which a read for the duration of this call does
+            // not depend on), so `value` points to a valid `&str`.
+            let v = unsafe { *(value as *const T).cast::<&str>() };
+            emit::key_str(self.ser.out.vec(), lead, key, self.ser.esc, v);
+            return self.ser.value_done();
+        }
         self.ser.str_key_after(lead, key);
         value.serialize(&mut *self.ser)?;
         self.ser.value_done()
