@@ -18,7 +18,10 @@
 //! output is then not JSON, but nothing unsafe happens.)
 //!
 //! Tokens go through the emitter shared with ito's serde serializer: one
-//! capacity check per token, then unchecked stores; strings through the
+//! capacity check per token, then unchecked stores ([`Object::field`]
+//! stores a clean key with an integer, bool, null or short clean string
+//! value in one: the output's length is reloaded from the `Vec` after
+//! every store, so fewer stores is what counts); strings through the
 //! SIMD escape kernels (or the [`Options`] policies); a JSON-safe
 //! [`Str`] is copied without a scan; integers by `itoa`, floats by `zmij`
 //! (serde_json's text; NaN and infinities as `null`). Nothing is
