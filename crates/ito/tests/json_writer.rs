@@ -134,6 +134,32 @@ fn fill_object(mut o: Object<'_>, members: &[(String, Node)]) {
             Node::ItoStr(s) => {
                 o.field(k, ito::Str::from(s.as_str()));
             }
+            // The fused key + value paths (one reserve for both), through
+            // every kind of key.
+            Node::Bool(b) => {
+                o.field(ito::Str::from(k.as_str()), *b);
+            }
+            Node::Unit => {
+                o.field(k.clone(), ());
+            }
+            Node::Null => {
+                o.field(k, None::<u64>);
+            }
+            Node::U64(v) => {
+                o.field(Box::<str>::from(k.as_str()), Some(v));
+            }
+            Node::I128(v) => {
+                o.field(std::borrow::Cow::Borrowed(k.as_str()), Box::new(*v));
+            }
+            Node::Str(v) if v.len() % 2 == 0 => {
+                o.field(k, v.as_str());
+            }
+            Node::Str(v) => {
+                o.field(k.as_str(), std::borrow::Cow::Borrowed(v.as_str()));
+            }
+            Node::U8(v) => {
+                o.field(k, v);
+            }
             other => write_scalar_slot(o.key(k), other),
         }
     }
@@ -229,8 +255,24 @@ proptest! {
     fn writer_options_match_quote_with(s in text(), ascii in any::<bool>(), html in any::<bool>(), slash in any::<bool>()) {
         let opts = Options::new().ascii_only(ascii).html_safe(html).escape_slash(slash);
         let mut out = Vec::new();
-        Writer::with_options(&mut out, &opts).object().field(s.as_str(), ito::Str::from(s.as_str()));
+        Writer::with_options(&mut out, &opts)
+            .object()
+            .field(s.as_str(), ito::Str::from(s.as_str()))
+            .field(s.as_str(), -7i32)
+            .field(s.as_str(), false)
+            .field(s.as_str(), None::<bool>)
+            .field(s.as_str(), s.clone());
         let mut want = b"{".to_vec();
+        ito::json::quote_with(&mut want, &s, &opts);
+        want.push(b':');
+        ito::json::quote_with(&mut want, &s, &opts);
+        for v in ["-7", "false", "null"] {
+            want.push(b',');
+            ito::json::quote_with(&mut want, &s, &opts);
+            want.push(b':');
+            want.extend_from_slice(v.as_bytes());
+        }
+        want.push(b',');
         ito::json::quote_with(&mut want, &s, &opts);
         want.push(b':');
         ito::json::quote_with(&mut want, &s, &opts);

@@ -131,12 +131,23 @@ pub(crate) fn bool(out: &mut Vec<u8>, v: bool) {
 pub(crate) fn int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
     let mut buf = Digits::new();
     let (digits, n) = buf.format(v);
+    // SAFETY: `(digits, n)` were just formatted into `buf`.
+    unsafe { int_from(out, &buf, digits, n) };
+}
+
+/// Appends the `n` digits at offset `at` of `buf` with one reserve.
+///
+/// # Safety
+/// `(at, n)` must come from `buf.format`.
+#[inline(always)]
+unsafe fn int_from(out: &mut Vec<u8>, buf: &Digits, at: usize, n: usize) {
     out.reserve(n.max(Digits::COPY));
     // SAFETY: max(n, COPY) bytes of spare capacity are reserved; `copy_to`
-    // writes that many, of which the first `n` are the digits.
+    // writes that many, of which the first `n` are the digits; `(at, n)`
+    // come from `format` on `buf` by the caller's guarantee.
     unsafe {
         let len = out.len();
-        buf.copy_to(digits, n, out.as_mut_ptr().add(len));
+        buf.copy_to(at, n, out.as_mut_ptr().add(len));
         out.set_len(len + n);
     }
 }
@@ -173,11 +184,16 @@ impl Digits {
         // struct). `copy_to` reads COPY bytes from `at` on the strength of
         // that, so it is checked rather than assumed of itoa's internals:
         // one predictable compare, and a panic instead of an out-of-bounds
-        // read should a future itoa return text from elsewhere.
+        // read should a future itoa return text from elsewhere. A text of
+        // up to COPY bytes is read as COPY bytes from `at`, inside `self`
+        // whenever `at` lies in `itoa` (padding follows); only a longer one
+        // (128-bit) is read to its end, which must then lie in `itoa`. For
+        // `u64` LLVM knows the length is at most 20: one compare.
         let at = (text.as_ptr() as usize).wrapping_sub(base as usize);
         assert!(
             at <= std::mem::size_of::<itoa::Buffer>()
-                && text.len() <= std::mem::size_of::<itoa::Buffer>() - at,
+                && (text.len() <= Self::COPY
+                    || text.len() <= std::mem::size_of::<itoa::Buffer>() - at),
             "itoa text outside its buffer"
         );
         (at, text.len())
@@ -193,9 +209,10 @@ impl Digits {
     #[inline(always)]
     pub(crate) unsafe fn copy_to(&self, at: usize, n: usize, dst: *mut u8) {
         let base = (self as *const Self).cast::<u8>();
-        // SAFETY: the digits lie within `itoa` (asserted in `format`), so
-        // at + COPY lies within `self` (padding follows); `dst` is
-        // writable for COPY (or n) bytes by the caller's guarantee.
+        // SAFETY: `format` asserted at <= size_of::<itoa::Buffer>(), so
+        // at + COPY <= size_of::<Self>() (padding follows), and for
+        // n > COPY that the digits lie within `itoa`; `dst` is writable
+        // for COPY (or n) bytes by the caller's guarantee.
         unsafe {
             if n <= Self::COPY {
                 type Block = std::mem::MaybeUninit<[u8; Digits::COPY]>;
@@ -345,14 +362,81 @@ pub(crate) fn safe_str(out: &mut Vec<u8>, s: &str, esc: Esc<'_>) {
 
 use crate::simd::class::is_special as special_byte;
 
-/// Writes `,"key":` (no comma when `first`) for a clean key of at most 32
-/// bytes, with one reserve and overlapping word stores; `false` (nothing
-/// written) if the key is longer or needs escaping.
+/// What precedes an object key in compact output: nothing (the first key
+/// of an object whose `{` is written), `,`, or `{` (the first key of a
+/// struct whose opening brace was deferred to be stored with it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Lead(u8);
+
+impl Lead {
+    pub(crate) const NONE: Lead = Lead(0);
+    pub(crate) const COMMA: Lead = Lead(b',');
+    pub(crate) const BRACE: Lead = Lead(b'{');
+
+    /// `NONE` for the first key, `COMMA` after it.
+    #[inline(always)]
+    pub(crate) fn after(first: bool) -> Lead {
+        if first {
+            Lead::NONE
+        } else {
+            Lead::COMMA
+        }
+    }
+
+    /// The number of bytes it takes (0 or 1).
+    #[inline(always)]
+    fn len(self) -> usize {
+        (self.0 != 0) as usize
+    }
+
+    /// The byte to store at the lead's position: `{` for `BRACE`, else
+    /// `,` (for `NONE` it is overwritten by the key's quote). A constant
+    /// for callers that never pass `BRACE` (the `Writer`'s `key`), where
+    /// storing `self.0` would be a select per key.
+    #[inline(always)]
+    fn store(self) -> u8 {
+        if self == Lead::BRACE {
+            b'{'
+        } else {
+            b','
+        }
+    }
+}
+
+/// Writes `,"key":` (or `{"key":`, or `"key":`, after `lead`) for a clean
+/// key of at most 32 bytes, with one reserve and overlapping word stores;
+/// `false` (nothing written) if the key is longer or needs escaping.
 #[inline(always)]
-fn short_key(out: &mut Vec<u8>, first: bool, k: &[u8]) -> bool {
+fn short_key(out: &mut Vec<u8>, lead: Lead, k: &[u8]) -> bool {
+    if k.len() > 32 {
+        return false;
+    }
+    out.reserve(k.len() + 4);
+    let len = out.len();
+    // SAFETY: k.len() + 4 bytes of spare capacity are reserved; what
+    // `short_key_at` writes is initialised before `set_len`.
+    unsafe {
+        match short_key_at(out.as_mut_ptr().add(len), lead, k) {
+            Some(w) => {
+                out.set_len(len + w);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// `short_key` into memory already reserved: writes the lead and
+/// `"key":` at `o` and returns their length, or `None` (nothing written)
+/// if the key is longer than 32 bytes or needs escaping.
+///
+/// # Safety
+/// `o` must be writable for `k.len() + 4` bytes.
+#[inline(always)]
+unsafe fn short_key_at(o: *mut u8, lead: Lead, k: &[u8]) -> Option<usize> {
     let n = k.len();
     if n > 32 {
-        return false;
+        return None;
     }
     let p = k.as_ptr();
     let r8 = |at: usize| {
@@ -364,19 +448,17 @@ fn short_key(out: &mut Vec<u8>, first: bool, k: &[u8]) -> bool {
         unsafe { (p.add(at) as *const u32).read_unaligned() }
     };
     let sp = |w: u64| swar_special(u64::from_le(w));
-    let c = !first as usize;
-    out.reserve(n + 4);
-    let len = out.len();
-    // SAFETY: n + 4 >= c + n + 3 bytes are reserved; the prefix, the
-    // word stores (each inside [c + 1, c + 1 + n)) and the suffix are all
-    // written before `set_len`, and only when the key is clean.
+    let c = lead.len();
+    // SAFETY: the caller guarantees n + 4 >= c + n + 3 writable bytes at
+    // `o`; the lead, the word stores (each inside [c + 1, c + 1 + n)) and
+    // the quotes and colon all lie there, and are written only when the
+    // key is clean.
     unsafe {
-        let o = out.as_mut_ptr().add(len);
         let q = o.add(c + 1);
         if n >= 16 {
             let (a, b, x, y) = (r8(0), r8(8), r8(n - 16), r8(n - 8));
             if sp(a) | sp(b) | sp(x) | sp(y) != 0 {
-                return false;
+                return None;
             }
             (q as *mut u64).write_unaligned(a);
             (q.add(8) as *mut u64).write_unaligned(b);
@@ -385,33 +467,125 @@ fn short_key(out: &mut Vec<u8>, first: bool, k: &[u8]) -> bool {
         } else if n >= 8 {
             let (a, b) = (r8(0), r8(n - 8));
             if sp(a) | sp(b) != 0 {
-                return false;
+                return None;
             }
             (q as *mut u64).write_unaligned(a);
             (q.add(n - 8) as *mut u64).write_unaligned(b);
         } else if n >= 4 {
             let (a, b) = (r4(0), r4(n - 4));
             if sp(u32::from_le(a) as u64 | (u32::from_le(b) as u64) << 32) != 0 {
-                return false;
+                return None;
             }
             (q as *mut u32).write_unaligned(a);
             (q.add(n - 4) as *mut u32).write_unaligned(b);
         } else if n > 0 {
             let (a, b, d) = (k[0], k[n / 2], k[n - 1]);
             if special_byte(a) | special_byte(b) | special_byte(d) {
-                return false;
+                return None;
             }
             *q = a;
             *q.add(n / 2) = b;
             *q.add(n - 1) = d;
         }
-        *o = b',';
+        // Without a lead (c = 0) this byte is the quote stored next.
+        *o = lead.store();
         *o.add(c) = b'"';
         *q.add(n) = b'"';
         *q.add(n + 1) = b':';
-        out.set_len(len + c + n + 3);
     }
-    true
+    Some(c + n + 3)
+}
+
+/// A struct field whose value is an integer, in compact output:
+/// `,"key":123` with one reserve and one length update for both (the
+/// integer formatted first, so that the key's stores overlap itoa's work).
+#[inline(always)]
+pub(crate) fn key_int<I: itoa::Integer>(
+    out: &mut Vec<u8>,
+    lead: Lead,
+    k: &str,
+    esc: Esc<'_>,
+    v: I,
+) {
+    let mut buf = Digits::new();
+    let (digits, n) = buf.format(v);
+    let kb = k.as_bytes();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + n.max(Digits::COPY));
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + max(n, COPY) bytes are reserved: the key
+        // (at most kb.len() + 4 bytes written at `o`) and then what
+        // `copy_to` writes after it (max(n, COPY), of which n are the
+        // digits); everything up to the new length is initialised before
+        // `set_len`; `buf` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                buf.copy_to(digits, n, o.add(w));
+                out.set_len(len + w + n);
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    // SAFETY: `(digits, n)` were formatted into `buf` above.
+    unsafe { int_from(out, &buf, digits, n) };
+}
+
+/// An object member whose value is a literal (`true`, `false`, `null`):
+/// `,"key":true` with one reserve and one length update for both.
+#[inline(always)]
+pub(crate) fn key_literal(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, lit: &[u8]) {
+    let kb = k.as_bytes();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + lit.len());
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + lit.len() bytes are reserved: the key (at
+        // most kb.len() + 4 bytes written at `o`) and the literal after
+        // its `w` bytes; everything up to the new length is initialised
+        // before `set_len`; `lit` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                copy_short(lit.as_ptr(), o.add(w), lit.len());
+                out.set_len(len + w + lit.len());
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    bytes(out, lit);
+}
+
+/// An object member whose value is a string: `,"key":"value"` with one
+/// reserve and one length update when the key is clean and at most 32
+/// bytes and the value clean and at most 16 bytes (the default policy);
+/// otherwise the key and then the string as [`str`] writes it.
+#[inline(always)]
+pub(crate) fn key_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &str) {
+    let kb = k.as_bytes();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + 18);
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + 18 bytes are reserved: the key (at most
+        // kb.len() + 4 bytes written at `o`) and the quoted value (at most
+        // 18) after its `w` bytes; everything up to each new length is
+        // initialised before `set_len`; `s` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                if let Some(m) = super::quoted_short_at(o.add(w), s.as_bytes()) {
+                    out.set_len(len + w + m);
+                    return;
+                }
+                out.set_len(len + w);
+                quote(out, s);
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    str(out, s, esc);
 }
 
 /// An object key with what precedes and follows it in compact output:
@@ -420,16 +594,22 @@ fn short_key(out: &mut Vec<u8>, first: bool, k: &[u8]) -> bool {
 /// stores; others go through the string kernels.
 #[inline(always)]
 pub(crate) fn key(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
-    if esc.is_none() && short_key(out, first, k.as_bytes()) {
+    key_after(out, Lead::after(first), k, esc);
+}
+
+/// [`key`] after any [`Lead`].
+#[inline(always)]
+pub(crate) fn key_after(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>) {
+    if esc.is_none() && short_key(out, lead, k.as_bytes()) {
         return;
     }
-    key_slow(out, first, k, esc);
+    key_slow(out, lead, k, esc);
 }
 
 #[inline(always)]
-fn key_slow(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
-    if !first {
-        out.push(b',');
+fn key_slow(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>) {
+    if lead != Lead::NONE {
+        out.push(lead.0);
     }
     str(out, k, esc);
     out.push(b':');
@@ -480,11 +660,11 @@ mod tests {
                     if pos < n {
                         k.replace_range(pos..pos + 1, special.encode_utf8(&mut [0; 4]));
                     }
-                    for first in [true, false] {
+                    for lead in [Lead::NONE, Lead::COMMA, Lead::BRACE] {
                         let mut fast = b"{".to_vec();
-                        key(&mut fast, first, &k, None);
+                        key_after(&mut fast, lead, &k, None);
                         let mut slow = b"{".to_vec();
-                        key_slow(&mut slow, first, &k, None);
+                        key_slow(&mut slow, lead, &k, None);
                         assert_eq!(fast, slow, "{k:?}");
                     }
                 }

@@ -127,7 +127,8 @@ pub use raw::{RawJson, MAX_DEPTH};
 #[cfg(feature = "serde")]
 pub use ser::{
     to_string, to_string_pretty, to_string_with, to_vec, to_vec_pretty, to_vec_pretty_with,
-    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Serializer,
+    to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Output,
+    Serializer,
 };
 pub use writer::{Array, Key, Object, Scalar, Writer};
 
@@ -219,6 +220,56 @@ fn short_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
         }
     }
     true
+}
+
+/// [`short_clean`]`::<true>` for at most 16 bytes, into memory already
+/// reserved: writes `"b"` at `o` and returns its length (`b.len() + 2`),
+/// or `None` (nothing written) if `b` is longer or needs escaping.
+///
+/// # Safety
+/// `o` must be writable for 18 bytes.
+#[inline(always)]
+pub(crate) unsafe fn quoted_short_at(o: *mut u8, b: &[u8]) -> Option<usize> {
+    let n = b.len();
+    let p = b.as_ptr();
+    // SAFETY: reads: each branch reads [at, at + 8) or [at, at + 4) with
+    // at + 8 <= n (resp. at + 4 <= n) by its length test; writes: the
+    // caller gives 18 >= n + 2 bytes at `o`; the quotes are at 0 and
+    // n + 1, the word stores inside [1, 1 + n); written only when clean.
+    unsafe {
+        if n > 16 {
+            return None;
+        }
+        if n >= 8 {
+            let lo = u64::from_le_bytes((p as *const [u8; 8]).read_unaligned());
+            let hi = u64::from_le_bytes((p.add(n - 8) as *const [u8; 8]).read_unaligned());
+            if kernels::special_pair(lo, hi) {
+                return None;
+            }
+            (o.add(1) as *mut [u8; 8]).write_unaligned(lo.to_le_bytes());
+            (o.add(n - 7) as *mut [u8; 8]).write_unaligned(hi.to_le_bytes());
+        } else if n >= 4 {
+            let lo = u32::from_le_bytes((p as *const [u8; 4]).read_unaligned());
+            let hi = u32::from_le_bytes((p.add(n - 4) as *const [u8; 4]).read_unaligned());
+            if swar_special(lo as u64 | (hi as u64) << 32) != 0 {
+                return None;
+            }
+            (o.add(1) as *mut [u8; 4]).write_unaligned(lo.to_le_bytes());
+            (o.add(n - 3) as *mut [u8; 4]).write_unaligned(hi.to_le_bytes());
+        } else if n > 0 {
+            let (x0, x1, x2) = (b[0], b[n / 2], b[n - 1]);
+            let word = u64::from_le_bytes([x0, x1, x2, b' ', b' ', b' ', b' ', b' ']);
+            if swar_special(word) != 0 {
+                return None;
+            }
+            *o.add(1) = x0;
+            *o.add(1 + n / 2) = x1;
+            *o.add(n) = x2;
+        }
+        *o = b'"';
+        *o.add(n + 1) = b'"';
+    }
+    Some(n + 2)
 }
 
 #[inline(always)]

@@ -18,7 +18,10 @@
 //! output is then not JSON, but nothing unsafe happens.)
 //!
 //! Tokens go through the emitter shared with ito's serde serializer: one
-//! capacity check per token, then unchecked stores; strings through the
+//! capacity check per token, then unchecked stores ([`Object::field`]
+//! stores a clean key with an integer, bool, null or short clean string
+//! value in one: the output's length is reloaded from the `Vec` after
+//! every store, so fewer stores is what counts); strings through the
 //! SIMD escape kernels (or the [`Options`] policies); a JSON-safe
 //! [`Str`] is copied without a scan; integers by `itoa`, floats by `zmij`
 //! (serde_json's text; NaN and infinities as `null`). Nothing is
@@ -29,7 +32,7 @@
 use std::borrow::Cow;
 use std::mem::ManuallyDrop;
 
-use super::emit::{self, Esc};
+use super::emit::{self, Esc, Lead};
 use super::{Options, RawJson};
 use crate::Str;
 
@@ -53,6 +56,16 @@ mod sealed {
 pub trait Scalar: sealed::Sealed {
     #[doc(hidden)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>);
+
+    /// An object member: `key` (after a comma unless `first`) and this
+    /// value. Integers and literals store both with one reserve and one
+    /// length update (the same bytes).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        emit::key(out, first, key, esc);
+        self.write_json(out, esc);
+    }
 }
 
 /// A string [`Object`] can use as a key: `str`, `String`, [`Str`],
@@ -69,6 +82,10 @@ pub trait Scalar: sealed::Sealed {
 pub trait Key: sealed::Sealed {
     #[doc(hidden)]
     fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>);
+
+    /// The key's text.
+    #[doc(hidden)]
+    fn key_str(&self) -> &str;
 }
 
 macro_rules! scalars {
@@ -85,24 +102,76 @@ macro_rules! scalars {
 }
 
 macro_rules! integers {
-    ($($t:ty)*) => {
-        scalars!($($t => |v, out, _e| emit::int(out, *v);)*);
-    };
+    ($($t:ty)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            #[inline(always)]
+            fn write_json(&self, out: &mut Vec<u8>, _esc: Option<&Options>) {
+                emit::int(out, *self);
+            }
+
+            #[inline(always)]
+            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+                emit::key_int(out, Lead::after(first), key, esc, *self);
+            }
+        }
+    )*};
 }
 
 integers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
+macro_rules! strings {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            #[inline(always)]
+            fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
+                emit::str(out, self, esc);
+            }
+
+            #[inline(always)]
+            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+                emit::key_str(out, Lead::after(first), key, esc, self);
+            }
+        }
+    )*};
+}
+
+strings!(str, String, Cow<'_, str>);
+
 scalars! {
-    str => |v, out, e| emit::str(out, v, e);
-    String => |v, out, e| emit::str(out, v, e);
     Str => |v, out, e| emit::ito_str(out, v, e);
-    Cow<'_, str> => |v, out, e| emit::str(out, v, e);
     char => |v, out, e| emit::str(out, v.encode_utf8(&mut [0; 4]), e);
     RawJson => |v, out, _e| out.extend_from_slice(v.as_bytes());
-    bool => |v, out, _e| emit::bool(out, *v);
-    () => |_v, out, _e| emit::null(out);
     f32 => |v, out, _e| emit::float(out, *v);
     f64 => |v, out, _e| emit::float(out, *v);
+}
+
+impl sealed::Sealed for bool {}
+impl Scalar for bool {
+    #[inline(always)]
+    fn write_json(&self, out: &mut Vec<u8>, _esc: Option<&Options>) {
+        emit::bool(out, *self);
+    }
+
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        let lit: &[u8] = if *self { b"true" } else { b"false" };
+        emit::key_literal(out, Lead::after(first), key, esc, lit);
+    }
+}
+
+impl sealed::Sealed for () {}
+impl Scalar for () {
+    #[inline(always)]
+    fn write_json(&self, out: &mut Vec<u8>, _esc: Option<&Options>) {
+        emit::null(out);
+    }
+
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        emit::key_literal(out, Lead::after(first), key, esc, b"null");
+    }
 }
 
 impl<T: sealed::Sealed + ?Sized> sealed::Sealed for &T {}
@@ -111,6 +180,11 @@ impl<T: Scalar + ?Sized> Scalar for &T {
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
         (**self).write_json(out, esc)
     }
+
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, first, key, esc)
+    }
 }
 
 impl<T: sealed::Sealed + ?Sized> sealed::Sealed for Box<T> {}
@@ -118,6 +192,11 @@ impl<T: Scalar + ?Sized> Scalar for Box<T> {
     #[inline(always)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>) {
         (**self).write_json(out, esc)
+    }
+
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, first, key, esc)
     }
 }
 
@@ -130,6 +209,14 @@ impl<T: Scalar> Scalar for Option<T> {
             None => emit::null(out),
         }
     }
+
+    #[inline(always)]
+    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+        match self {
+            Some(v) => v.write_field(out, first, key, esc),
+            None => emit::key_literal(out, Lead::after(first), key, esc, b"null"),
+        }
+    }
 }
 
 macro_rules! str_keys {
@@ -138,6 +225,11 @@ macro_rules! str_keys {
             #[inline(always)]
             fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
                 emit::key(out, first, self, esc)
+            }
+
+            #[inline(always)]
+            fn key_str(&self) -> &str {
+                self
             }
         }
     )*};
@@ -158,12 +250,22 @@ impl Key for Str {
             emit::key(out, first, self, esc)
         }
     }
+
+    #[inline(always)]
+    fn key_str(&self) -> &str {
+        self.as_str()
+    }
 }
 
 impl<T: Key + ?Sized> Key for &T {
     #[inline(always)]
     fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
         (**self).write_key(out, first, esc)
+    }
+
+    #[inline(always)]
+    fn key_str(&self) -> &str {
+        (**self).key_str()
     }
 }
 
@@ -342,8 +444,8 @@ impl Object<'_> {
     /// ```
     #[inline(always)]
     pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
-        self.put_key(key);
-        value.write_json(self.out, self.esc);
+        value.write_field(self.out, self.first, key.key_str(), self.esc);
+        self.first = false;
         self
     }
 

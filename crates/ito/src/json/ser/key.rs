@@ -10,20 +10,20 @@ use std::fmt;
 
 use serde::ser::{Impossible, Serialize};
 
-use super::{emit, Error, Serializer};
+use super::{emit, Error, Output, Serializer};
 
 /// Serializes one map key (with its separator and colon) for `ser`.
-pub(crate) struct MapKey<'s, 'a, const P: bool> {
-    pub(super) ser: &'s mut Serializer<'a, P>,
+pub(crate) struct MapKey<'s, 'a, const P: bool, O: Output = &'a mut Vec<u8>> {
+    pub(super) ser: &'s mut Serializer<'a, P, O>,
     pub(super) first: bool,
 }
 
-impl<const P: bool> MapKey<'_, '_, P> {
+impl<const P: bool, O: Output> MapKey<'_, '_, P, O> {
     /// A key written by `emit` between the separator and the colon.
     #[inline(always)]
     fn quoted(self, write: impl FnOnce(&mut Vec<u8>)) -> Result<(), Error> {
         self.ser.separator(self.first);
-        write(self.ser.out);
+        write(self.ser.out.vec());
         self.ser.colon();
         Ok(())
     }
@@ -52,14 +52,14 @@ macro_rules! int_keys {
             if P {
                 self.quoted(|out| emit::int_quoted(out, v))
             } else {
-                emit::int_key(self.ser.out, self.first, v);
+                emit::int_key(self.ser.out.vec(), self.first, v);
                 Ok(())
             }
         }
     )*};
 }
 
-impl<const P: bool> serde::Serializer for MapKey<'_, '_, P> {
+impl<const P: bool, O: Output> serde::Serializer for MapKey<'_, '_, P, O> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Impossible<(), Error>;
