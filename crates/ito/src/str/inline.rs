@@ -219,23 +219,18 @@ pub(super) fn quote_if_safe(dst: &mut Vec<u8>, s: &Str, n: usize) -> bool {
     }
 }
 
-/// 0xFF in the lanes of `v` that need JSON escaping (see
-/// [`json_safe_sse2`]).
+/// 0xFF in the lanes of `v` that need JSON escaping: the crate's one
+/// vector form of the test, [`special_lanes`](crate::simd::class::special_lanes),
+/// on the baseline SSE2 vector.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline(always)]
 fn bad_sse2(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; register-only intrinsics.
-    unsafe {
-        let y = _mm_xor_si128(v, _mm_set1_epi8(0x02));
-        let cq = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(0x20)), y);
-        _mm_or_si128(cq, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8)))
-    }
+    crate::simd::class::special_lanes(crate::simd::vector::x86::Sse2(v)).0
 }
 
 /// JSON-safe test of the 24-byte inline image at `p` with `n` content
 /// bytes, on SSE2 (baseline on x86_64): one 16-byte and one 8-byte load,
-/// the "needs escaping" compare of `simd/facts.rs` (`v ^ 2` maps controls
+/// the "needs escaping" compare of `simd/class.rs` (`v ^ 2` maps controls
 /// to 0x00..=0x1F and `"` to 0x20, so "control or quote" is
 /// `min(v ^ 2, 0x20) == v ^ 2`; `\` is one more compare), two movemasks
 /// and the low `n` bits of the 24-bit mask.
