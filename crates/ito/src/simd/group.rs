@@ -1,6 +1,7 @@
 //! Control groups of the interners' SwissTable probe: 16 control bytes
-//! compared with one tag at once (SSE2 on x86_64, where it is baseline and
-//! needs no dispatch; SWAR elsewhere and under Miri). Here, not in
+//! compared with one tag at once (the crate's `Sse2` vector on x86_64,
+//! where it is baseline and needs no dispatch; SWAR over two words
+//! elsewhere and under Miri). Here, not in
 //! `intern/`, so that every vector instruction in the crate lives in
 //! `simd/`.
 
@@ -38,44 +39,40 @@ impl Iterator for BitMask {
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod imp {
     use super::BitMask;
-    use std::arch::x86_64::*;
+    use crate::simd::vector::{x86::Sse2, Vector};
 
-    /// 16 control bytes in an SSE2 register (SSE2 is baseline on
+    /// 16 control bytes in the crate's SSE2 vector (SSE2 is baseline on
     /// x86_64, so no runtime detection).
     #[derive(Clone, Copy)]
-    pub(crate) struct Group(__m128i);
+    pub(crate) struct Group(Sse2);
 
     impl Group {
         /// # Safety
         /// `ptr` must be valid for reading 16 bytes.
         #[inline(always)]
         pub(crate) unsafe fn load(ptr: *const u8) -> Group {
-            // SAFETY: the caller guarantees 16 readable bytes; loadu
+            // SAFETY: the caller guarantees 16 readable bytes; the load
             // has no alignment requirement.
-            Group(unsafe { _mm_loadu_si128(ptr.cast()) })
+            Group(unsafe { Sse2::load(ptr) })
         }
 
         #[inline(always)]
         pub(crate) fn match_tag(self, tag: u8) -> BitMask {
             // SAFETY: SSE2 is baseline on x86_64.
-            unsafe {
-                let eq = _mm_cmpeq_epi8(self.0, _mm_set1_epi8(tag as i8));
-                BitMask(_mm_movemask_epi8(eq) as u32 & 0xffff)
-            }
+            let t = unsafe { Sse2::splat(tag) };
+            BitMask(Sse2::bits(self.0.eq(t)) as u32)
         }
 
         /// Empty bytes are 0; full ones have the high bit set.
         #[inline(always)]
         pub(crate) fn match_empty(self) -> BitMask {
-            // SAFETY: SSE2 is baseline on x86_64.
-            unsafe { BitMask(!(_mm_movemask_epi8(self.0) as u32) & 0xffff) }
+            BitMask(!(self.0.high_bits() as u32) & 0xffff)
         }
 
         /// Full bytes (high bit set).
         #[inline(always)]
         pub(crate) fn match_full(self) -> BitMask {
-            // SAFETY: SSE2 is baseline on x86_64.
-            unsafe { BitMask(_mm_movemask_epi8(self.0) as u32 & 0xffff) }
+            BitMask(self.0.high_bits() as u32)
         }
     }
 }
