@@ -33,6 +33,14 @@ use crate::Kernel;
 use std::fmt;
 
 /// Letter case of encoded digits.
+///
+/// ```
+/// use ito::hex::{encode_to_slice, Case};
+/// let mut out = [0u8; 4];
+/// encode_to_slice(&[0xAB, 0x01], &mut out, Case::Upper).unwrap();
+/// assert_eq!(&out, b"AB01");
+/// assert_eq!(Case::default(), Case::Lower);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Case {
     /// `0-9a-f` (the default).
@@ -43,6 +51,13 @@ pub enum Case {
 }
 
 /// Which digits decoding accepts.
+///
+/// ```
+/// use ito::hex::{decode_to_slice, Accept};
+/// let mut out = [0u8; 1];
+/// assert!(decode_to_slice(b"AB", &mut out, Accept::AnyCase).is_ok());
+/// assert!(decode_to_slice(b"AB", &mut out, Accept::Lowercase).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Accept {
     /// `0-9`, `a-f` and `A-F` (the default).

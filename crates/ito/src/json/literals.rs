@@ -32,7 +32,15 @@ pub fn literals(document: &[u8]) -> Literals<'_> {
     }
 }
 
-/// The iterator returned by [`literals`].
+/// The iterator returned by [`literals`]: each item is the byte offset of
+/// a literal's opening quote and its decoded text.
+///
+/// ```
+/// let mut it: ito::json::Literals<'_> = ito::json::literals(br#"{"k": "a\u00e9"}"#);
+/// assert_eq!(it.next().unwrap().unwrap(), (1, "k".into()));
+/// assert_eq!(it.next().unwrap().unwrap(), (6, "a\u{e9}".into()));
+/// assert!(it.next().is_none());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Literals<'a> {
     document: &'a [u8],

@@ -42,6 +42,14 @@ pub struct RawJson(str);
 
 /// The deepest nesting of objects and arrays [`RawJson`]'s validator
 /// accepts (serde_json's parser stops at 128).
+///
+/// ```
+/// use ito::json::{RawJson, MAX_DEPTH};
+/// let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+/// assert!(RawJson::new(&ok).is_ok());
+/// let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+/// assert!(RawJson::new(&deep).is_err());
+/// ```
 pub const MAX_DEPTH: usize = 1024;
 
 impl RawJson {

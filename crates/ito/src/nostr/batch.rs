@@ -259,6 +259,11 @@ pub fn verify_reader<R: Read>(
 
 /// The chunk size [`verify_reader`] uses: large enough to keep every core
 /// busy for a while, small enough for bounded memory.
+///
+/// ```
+/// // A reader's memory is bounded by a few chunks, whatever its length.
+/// assert_eq!(ito::nostr::batch::DEFAULT_CHUNK, 4 * 1024 * 1024);
+/// ```
 pub const DEFAULT_CHUNK: usize = 4 << 20;
 
 /// Below this many lines a rayon task is not split further (per-task

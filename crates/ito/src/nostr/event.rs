@@ -16,6 +16,19 @@ use std::borrow::Cow;
 /// How deeply arrays and objects may nest, counting the event object itself,
 /// before the parser gives up (serde_json's default limit, so both accept the
 /// same documents).
+///
+/// ```
+/// use ito::nostr::{ErrorKind, Event, MAX_DEPTH};
+/// // A valid event with `levels` nested arrays in an extra field (the
+/// // event object itself is level 1).
+/// let event = |levels: u32| {
+///     let (open, close) = ("[".repeat(levels as usize), "]".repeat(levels as usize));
+///     format!(r#"{{"id":"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65","pubkey":"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93","created_at":1673347337,"kind":1,"tags":[],"content":"","sig":"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262","x":{open}{close}}}"#)
+/// };
+/// assert!(Event::parse_str(&event(MAX_DEPTH - 1)).is_ok());
+/// let err = Event::parse_str(&event(MAX_DEPTH)).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::TooDeep);
+/// ```
 pub const MAX_DEPTH: u32 = 127;
 
 /// One parsed Nostr event, borrowing from the input where it can.
@@ -176,6 +189,14 @@ impl<'a> Tags<'a> {
 }
 
 /// Iterator over the tags of [`Tags`].
+///
+/// ```
+/// let tags = ito::nostr::Tags::parse(r#"[["e","abc"],["p","def","wss://r"]]"#).unwrap();
+/// let mut it: ito::nostr::TagIter<'_> = tags.iter();
+/// assert_eq!(it.next().unwrap().raw(), r#"["e","abc"]"#);
+/// assert_eq!(it.next().unwrap().iter().count(), 3);
+/// assert!(it.next().is_none());
+/// ```
 #[derive(Clone, Debug)]
 pub struct TagIter<'a> {
     raw: &'a [u8],
@@ -214,6 +235,14 @@ impl<'a> Iterator for TagIter<'a> {
 /// One tag: an array of strings, as validated JSON text.
 ///
 /// Equality compares the decoded strings, not the JSON text.
+///
+/// ```
+/// let a = ito::nostr::Tags::parse(r#"[["t","caf\u00e9"]]"#).unwrap();
+/// let b = ito::nostr::Tags::parse(r#"[ [ "t" , "café" ] ]"#).unwrap();
+/// let (ta, tb) = (a.iter().next().unwrap(), b.iter().next().unwrap());
+/// assert_ne!(ta.raw(), tb.raw());
+/// assert_eq!(ta, tb);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Tag<'a> {
     raw: &'a [u8],
@@ -264,7 +293,16 @@ impl<'a> Tag<'a> {
     }
 }
 
-/// Iterator over the strings of one [`Tag`].
+/// Iterator over the strings of one [`Tag`], decoded (borrowed from the
+/// input unless the string has escapes).
+///
+/// ```
+/// use std::borrow::Cow;
+/// let tags = ito::nostr::Tags::parse(r#"[["e","plain","two\nlines"]]"#).unwrap();
+/// let values: Vec<Cow<'_, str>> = tags.iter().next().unwrap().iter().collect();
+/// assert!(matches!(values[1], Cow::Borrowed("plain")));
+/// assert!(matches!(&values[2], Cow::Owned(s) if s == "two\nlines"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct TagValues<'a> {
     raw: &'a [u8],

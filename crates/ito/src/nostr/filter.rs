@@ -45,7 +45,20 @@ const INLINE: usize = 4;
 /// The list representation: inline up to `INLINE` values.
 type List<T> = SmallVec<[T; INLINE]>;
 
-/// Hashes with XXH3 keyed by ito's per-process random seed.
+/// Hashes with XXH3 keyed by ito's per-process random seed (the hash
+/// [`Set`] and [`FilterIndex`](super::FilterIndex) use for long lists, so
+/// colliding keys cannot be chosen in advance).
+///
+/// ```
+/// use std::collections::HashSet;
+/// use std::hash::BuildHasher;
+/// use ito::nostr::SeededState;
+/// let mut ids: HashSet<u64, SeededState> = HashSet::with_hasher(SeededState);
+/// ids.insert(7);
+/// assert!(ids.contains(&7));
+/// // Stable within the process.
+/// assert_eq!(SeededState.hash_one("id"), SeededState.hash_one("id"));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SeededState;
 
@@ -59,6 +72,15 @@ impl BuildHasher for SeededState {
 }
 
 /// The [`Hasher`] of [`SeededState`].
+///
+/// ```
+/// use std::hash::{BuildHasher, Hasher};
+/// let mut h: ito::nostr::SeededHasher = ito::nostr::SeededState.build_hasher();
+/// h.write(b"abc");
+/// let mut again = ito::nostr::SeededState.build_hasher();
+/// again.write(b"abc");
+/// assert_eq!(h.finish(), again.finish());
+/// ```
 #[derive(Clone, Debug)]
 pub struct SeededHasher(u64);
 

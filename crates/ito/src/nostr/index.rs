@@ -177,6 +177,19 @@ impl FilterIndex {
 
     /// Replaces the contents of `out` with the numbers of the filters that
     /// match `event`, ascending.
+    ///
+    /// ```
+    /// use ito::nostr::{Event, Filter, FilterIndex};
+    /// let mut index = FilterIndex::new();
+    /// let all = index.insert(Filter::default());
+    /// let _meta = index.insert(Filter::parse(br#"{"kinds":[0]}"#)?.into_owned());
+    /// let text = index.insert(Filter::parse(br#"{"kinds":[1]}"#)?.into_owned());
+    /// let event = Event::parse(br#"{"id":"4376c65d2f232afbe9b882a35baa4f6fe8667c4e684749af565f981833ed6a65","pubkey":"6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93","created_at":1673347337,"kind":1,"tags":[],"content":"","sig":"908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262"}"#)?;
+    /// let mut hits = vec![99]; // replaced, not appended to
+    /// index.matches(&event, &mut hits);
+    /// assert_eq!(hits, [all, text]);
+    /// # Ok::<(), ito::nostr::Error>(())
+    /// ```
     pub fn matches(&self, event: &Event<'_>, out: &mut Vec<u32>) {
         out.clear();
         let check = |n: &u32| {

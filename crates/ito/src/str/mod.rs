@@ -107,6 +107,12 @@ use crate::simd::facts;
 use std::num::NonZeroU64;
 
 /// Longest string stored inline (0 allocations).
+///
+/// ```
+/// use ito::str::INLINE_CAP;
+/// assert!(ito::Str::from("x".repeat(INLINE_CAP).as_str()).is_inline());
+/// assert!(ito::Str::from("x".repeat(INLINE_CAP + 1).as_str()).is_heap());
+/// ```
 pub const INLINE_CAP: usize = 23;
 
 const FACTS_SHIFT: u32 = 5;

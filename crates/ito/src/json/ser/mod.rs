@@ -402,6 +402,18 @@ impl<'a, const PRETTY: bool, O: Output> Serializer<'a, PRETTY, O> {
 /// The state of an open array or object, returned by the [`Serializer`]'s
 /// `serialize_seq`, `serialize_map`, `serialize_struct` and their
 /// relatives (serde's `SerializeSeq`, `SerializeMap`, … traits).
+///
+/// ```
+/// use serde::ser::{SerializeMap, Serializer as _};
+/// let mut out = Vec::new();
+/// let mut ser = ito::json::Serializer::new(&mut out);
+/// let mut map = (&mut ser).serialize_map(None)?; // a Compound
+/// map.serialize_entry("a", &1)?;
+/// map.serialize_entry("b", &[true])?;
+/// map.end()?;
+/// assert_eq!(out, br#"{"a":1,"b":[true]}"#);
+/// # Ok::<(), ito::json::ser::Error>(())
+/// ```
 pub struct Compound<'s, 'a, const PRETTY: bool, O: Output = &'a mut Vec<u8>> {
     ser: &'s mut Serializer<'a, PRETTY, O>,
     state: State,
