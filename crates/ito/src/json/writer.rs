@@ -269,6 +269,72 @@ impl<T: Key + ?Sized> Key for &T {
     }
 }
 
+/// How a [`Writer`] and its scopes escape strings and keys, fixed by type
+/// so that the default costs nothing to check: [`DefaultEscaping`]
+/// (serde_json's bytes, the type parameters' default) or [`WithOptions`]
+/// (an [`Options`] policy). Sealed.
+///
+/// A helper that should serve both takes the scope generically:
+///
+/// ```
+/// use ito::json::{Escaping, Object, Options, Writer};
+/// fn person<E: Escaping>(mut o: Object<'_, E>, name: &str) {
+///     o.field("name", name);
+/// }
+/// let mut out = Vec::new();
+/// person(Writer::new(&mut out).object(), "<b>");
+/// person(Writer::with_options(&mut out, &Options::new().html_safe(true)).object(), "<b>");
+/// assert_eq!(out, br#"{"name":"<b>"}{"name":"\u003cb\u003e"}"#);
+/// ```
+pub trait Escaping: Copy + sealed::Sealed {
+    /// The options in force; `None` for the default escaping.
+    #[doc(hidden)]
+    fn esc(&self) -> Esc<'_>;
+}
+
+/// The default escaping: RFC 8259's minimal escapes through the SIMD
+/// kernels, byte-identical with serde_json (see [`Escaping`]).
+///
+/// ```
+/// use ito::json::{DefaultEscaping, Writer};
+/// let mut out = Vec::new();
+/// let w: Writer<'_, DefaultEscaping> = Writer::new(&mut out);
+/// w.value("<\u{7f}>");
+/// assert_eq!(out, "\"<\u{7f}>\"".as_bytes());
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultEscaping;
+
+impl sealed::Sealed for DefaultEscaping {}
+impl Escaping for DefaultEscaping {
+    #[inline(always)]
+    fn esc(&self) -> Esc<'_> {
+        None
+    }
+}
+
+/// Escaping under an [`Options`] policy, chosen by
+/// [`Writer::with_options`] (see [`Escaping`]).
+///
+/// ```
+/// use ito::json::{Options, WithOptions, Writer};
+/// let mut out = Vec::new();
+/// let opts = Options::new().ascii_only(true);
+/// let w: Writer<'_, WithOptions<'_>> = Writer::with_options(&mut out, &opts);
+/// w.value("é");
+/// assert_eq!(out, br#""\u00e9""#);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct WithOptions<'a>(Esc<'a>);
+
+impl sealed::Sealed for WithOptions<'_> {}
+impl Escaping for WithOptions<'_> {
+    #[inline(always)]
+    fn esc(&self) -> Esc<'_> {
+        self.0
+    }
+}
+
 /// A slot for exactly one JSON value, appended to a `Vec<u8>`.
 ///
 /// Every method writes the value and consumes the slot. A slot dropped
@@ -293,9 +359,9 @@ impl<T: Key + ?Sized> Key for &T {
 /// assert_eq!(out, b"null");
 /// ```
 #[must_use = "a Writer writes `null` when dropped unused"]
-pub struct Writer<'a> {
+pub struct Writer<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
+    esc: E,
 }
 
 impl<'a> Writer<'a> {
@@ -309,9 +375,14 @@ impl<'a> Writer<'a> {
     /// ```
     #[inline]
     pub fn new(out: &'a mut Vec<u8>) -> Self {
-        Writer { out, esc: None }
+        Writer {
+            out,
+            esc: DefaultEscaping,
+        }
     }
+}
 
+impl<'a> Writer<'a, WithOptions<'a>> {
     /// A slot that escapes every string and key under `options` (ASCII-only,
     /// HTML-safe, …).
     ///
@@ -326,13 +397,15 @@ impl<'a> Writer<'a> {
     pub fn with_options(out: &'a mut Vec<u8>, options: &'a Options) -> Self {
         Writer {
             out,
-            esc: emit::esc(options),
+            esc: WithOptions(emit::esc(options)),
         }
     }
+}
 
+impl<'a, E: Escaping> Writer<'a, E> {
     /// Disarms the drop guard and hands out the parts.
     #[inline(always)]
-    pub(crate) fn take(self) -> (&'a mut Vec<u8>, Esc<'a>) {
+    pub(crate) fn take(self) -> (&'a mut Vec<u8>, E) {
         let me = ManuallyDrop::new(self);
         // SAFETY: `me` is never used or dropped again, so reading the
         // reference out of it moves it.
@@ -349,7 +422,7 @@ impl<'a> Writer<'a> {
     #[inline]
     pub fn value(self, v: impl Scalar) {
         let (out, esc) = self.take();
-        v.write_json(out, esc);
+        v.write_json(out, esc.esc());
     }
 
     /// Writes `null`.
@@ -373,7 +446,7 @@ impl<'a> Writer<'a> {
     /// assert_eq!(out, br#"{"a":1}"#);
     /// ```
     #[inline]
-    pub fn object(self) -> Object<'a> {
+    pub fn object(self) -> Object<'a, E> {
         let (out, esc) = self.take();
         emit::byte(out, b'{');
         Object {
@@ -391,7 +464,7 @@ impl<'a> Writer<'a> {
     /// assert_eq!(out, b"[1,2]");
     /// ```
     #[inline]
-    pub fn array(self) -> Array<'a> {
+    pub fn array(self) -> Array<'a, E> {
         let (out, esc) = self.take();
         emit::byte(out, b'[');
         Array {
@@ -402,7 +475,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-impl Drop for Writer<'_> {
+impl<E: Escaping> Drop for Writer<'_, E> {
     fn drop(&mut self) {
         emit::null(self.out);
     }
@@ -422,16 +495,16 @@ impl Drop for Writer<'_> {
 /// assert_eq!(out, br#"{"n":1.5,"nested":{"ok":true},"unset":null}"#);
 /// ```
 #[must_use = "an Object closes as soon as it is dropped"]
-pub struct Object<'a> {
+pub struct Object<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
+    esc: E,
     first: bool,
 }
 
-impl Object<'_> {
+impl<E: Escaping> Object<'_, E> {
     #[inline(always)]
     fn put_key(&mut self, key: impl Key) {
-        key.write_key(self.out, self.first, self.esc);
+        key.write_key(self.out, self.first, self.esc.esc());
         self.first = false;
     }
 
@@ -444,7 +517,7 @@ impl Object<'_> {
     /// ```
     #[inline(always)]
     pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
-        value.write_field(self.out, self.first, key.key_str(), self.esc);
+        value.write_field(self.out, self.first, key.key_str(), self.esc.esc());
         self.first = false;
         self
     }
@@ -460,7 +533,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"list":[1]}"#);
     /// ```
     #[inline]
-    pub fn key(&mut self, key: impl Key) -> Writer<'_> {
+    pub fn key(&mut self, key: impl Key) -> Writer<'_, E> {
         self.put_key(key);
         Writer {
             out: self.out,
@@ -476,7 +549,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"o":{"a":null}}"#);
     /// ```
     #[inline]
-    pub fn object(&mut self, key: impl Key) -> Object<'_> {
+    pub fn object(&mut self, key: impl Key) -> Object<'_, E> {
         self.key(key).object()
     }
 
@@ -488,7 +561,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"a":["x"]}"#);
     /// ```
     #[inline]
-    pub fn array(&mut self, key: impl Key) -> Array<'_> {
+    pub fn array(&mut self, key: impl Key) -> Array<'_, E> {
         self.key(key).array()
     }
 
@@ -503,7 +576,7 @@ impl Object<'_> {
     pub fn end(self) {}
 }
 
-impl Drop for Object<'_> {
+impl<E: Escaping> Drop for Object<'_, E> {
     #[inline]
     fn drop(&mut self) {
         emit::byte(self.out, b'}');
@@ -523,13 +596,13 @@ impl Drop for Object<'_> {
 /// assert_eq!(out, br#"[1,"two","three",{"four":4},[]]"#);
 /// ```
 #[must_use = "an Array closes as soon as it is dropped"]
-pub struct Array<'a> {
+pub struct Array<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
+    esc: E,
     first: bool,
 }
 
-impl Array<'_> {
+impl<E: Escaping> Array<'_, E> {
     #[inline(always)]
     fn comma(&mut self) {
         if !self.first {
@@ -548,7 +621,7 @@ impl Array<'_> {
     #[inline(always)]
     pub fn push(&mut self, value: impl Scalar) -> &mut Self {
         self.comma();
-        value.write_json(self.out, self.esc);
+        value.write_json(self.out, self.esc.esc());
         self
     }
 
@@ -582,7 +655,7 @@ impl Array<'_> {
     /// assert_eq!(out, b"[1,null]");
     /// ```
     #[inline]
-    pub fn slot(&mut self) -> Writer<'_> {
+    pub fn slot(&mut self) -> Writer<'_, E> {
         self.comma();
         Writer {
             out: self.out,
@@ -598,7 +671,7 @@ impl Array<'_> {
     /// assert_eq!(out, br#"[{"a":1}]"#);
     /// ```
     #[inline]
-    pub fn object(&mut self) -> Object<'_> {
+    pub fn object(&mut self) -> Object<'_, E> {
         self.slot().object()
     }
 
@@ -610,7 +683,7 @@ impl Array<'_> {
     /// assert_eq!(out, b"[[1]]");
     /// ```
     #[inline]
-    pub fn array(&mut self) -> Array<'_> {
+    pub fn array(&mut self) -> Array<'_, E> {
         self.slot().array()
     }
 
@@ -625,7 +698,7 @@ impl Array<'_> {
     pub fn end(self) {}
 }
 
-impl Drop for Array<'_> {
+impl<E: Escaping> Drop for Array<'_, E> {
     #[inline]
     fn drop(&mut self) {
         emit::byte(self.out, b']');
