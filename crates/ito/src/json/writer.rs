@@ -20,12 +20,22 @@
 //! Tokens go through the emitter shared with ito's serde serializer: one
 //! capacity check per token, then unchecked stores ([`Object::field`]
 //! stores a clean key with an integer, bool, null or short clean string
-//! value in one: the output's length is reloaded from the `Vec` after
-//! every store, so fewer stores is what counts); strings through the
-//! SIMD escape kernels (or the [`Options`] policies); a JSON-safe
-//! [`Str`] is copied without a scan; integers by `itoa`, floats by `zmij`
-//! (serde_json's text; NaN and infinities as `null`). Nothing is
-//! allocated besides the output `Vec`'s growth.
+//! value in one, and an object's `{` waits for its first member so that
+//! both go in one store); strings through the SIMD escape kernels (or the
+//! [`Options`] policies); a JSON-safe [`Str`] is copied without a scan;
+//! integers by `itoa`, floats by `zmij` (serde_json's text; NaN and
+//! infinities as `null`). Nothing is allocated besides the output `Vec`'s
+//! growth.
+//!
+//! **Pass scopes to helper functions by value** (`fn user(mut o:
+//! Object<'_>, u: &User)`, called as `user(parent.object("user"), u)`).
+//! The escaping is a type parameter ([`Escaping`]; the default,
+//! [`DefaultEscaping`], takes no space), so an [`Object`] or [`Array`] is
+//! two words and travels in registers, with its output reference known
+//! not to alias anything: the compiler then keeps the output's length in
+//! a register across the helper's tokens. Through `&mut Object` it must
+//! reload the length from the `Vec` after every store (about 10 % slower
+//! on a whole document).
 //!
 //! Not built: pretty output (use the serializer's `to_vec_pretty`).
 
@@ -57,13 +67,13 @@ pub trait Scalar: sealed::Sealed {
     #[doc(hidden)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>);
 
-    /// An object member: `key` (after a comma unless `first`) and this
-    /// value. Integers and literals store both with one reserve and one
-    /// length update (the same bytes).
+    /// An object member: `key` (after the object's `{` if `open`, else
+    /// after a comma) and this value. Integers and literals store all of
+    /// it with one reserve and one length update (the same bytes).
     #[doc(hidden)]
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        emit::key(out, first, key, esc);
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        emit::key_after(out, Lead::opening(open), key, esc);
         self.write_json(out, esc);
     }
 }
@@ -81,7 +91,8 @@ pub trait Scalar: sealed::Sealed {
 /// ```
 pub trait Key: sealed::Sealed {
     #[doc(hidden)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>);
+    /// `{` if `open`, else `,`; then the key and `:`.
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>);
 
     /// The key's text.
     #[doc(hidden)]
@@ -111,8 +122,8 @@ macro_rules! integers {
             }
 
             #[inline(always)]
-            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-                emit::key_int(out, Lead::after(first), key, esc, *self);
+            fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+                emit::key_int(out, Lead::opening(open), key, esc, *self);
             }
         }
     )*};
@@ -130,8 +141,8 @@ macro_rules! strings {
             }
 
             #[inline(always)]
-            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-                emit::key_str(out, Lead::after(first), key, esc, self);
+            fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+                emit::key_str(out, Lead::opening(open), key, esc, self);
             }
         }
     )*};
@@ -155,9 +166,9 @@ impl Scalar for bool {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
         let lit: &[u8] = if *self { b"true" } else { b"false" };
-        emit::key_literal(out, Lead::after(first), key, esc, lit);
+        emit::key_literal(out, Lead::opening(open), key, esc, lit);
     }
 }
 
@@ -169,8 +180,8 @@ impl Scalar for () {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        emit::key_literal(out, Lead::after(first), key, esc, b"null");
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        emit::key_literal(out, Lead::opening(open), key, esc, b"null");
     }
 }
 
@@ -182,8 +193,8 @@ impl<T: Scalar + ?Sized> Scalar for &T {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        (**self).write_field(out, first, key, esc)
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, open, key, esc)
     }
 }
 
@@ -195,8 +206,8 @@ impl<T: Scalar + ?Sized> Scalar for Box<T> {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        (**self).write_field(out, first, key, esc)
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, open, key, esc)
     }
 }
 
@@ -211,10 +222,10 @@ impl<T: Scalar> Scalar for Option<T> {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
         match self {
-            Some(v) => v.write_field(out, first, key, esc),
-            None => emit::key_literal(out, Lead::after(first), key, esc, b"null"),
+            Some(v) => v.write_field(out, open, key, esc),
+            None => emit::key_literal(out, Lead::opening(open), key, esc, b"null"),
         }
     }
 }
@@ -223,8 +234,8 @@ macro_rules! str_keys {
     ($($t:ty),*) => {$(
         impl Key for $t {
             #[inline(always)]
-            fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
-                emit::key(out, first, self, esc)
+            fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
+                emit::key_after(out, Lead::opening(open), self, esc)
             }
 
             #[inline(always)]
@@ -239,15 +250,13 @@ str_keys!(str, String, Cow<'_, str>, Box<str>);
 
 impl Key for Str {
     #[inline(always)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
         if self.is_json_safe() && esc.is_none() {
-            if !first {
-                emit::byte(out, b',');
-            }
+            emit::byte(out, if open { b'{' } else { b',' });
             emit::quoted_verbatim(out, self.as_bytes());
             emit::byte(out, b':');
         } else {
-            emit::key(out, first, self, esc)
+            emit::key_after(out, Lead::opening(open), self, esc)
         }
     }
 
@@ -259,8 +268,8 @@ impl Key for Str {
 
 impl<T: Key + ?Sized> Key for &T {
     #[inline(always)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
-        (**self).write_key(out, first, esc)
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
+        (**self).write_key(out, open, esc)
     }
 
     #[inline(always)]
@@ -447,12 +456,13 @@ impl<'a, E: Escaping> Writer<'a, E> {
     /// ```
     #[inline]
     pub fn object(self) -> Object<'a, E> {
+        // The `{` is written with the first member (one store for both),
+        // or with the `}` of an empty object.
         let (out, esc) = self.take();
-        emit::byte(out, b'{');
         Object {
             out,
             esc,
-            first: true,
+            open: true,
         }
     }
 
@@ -498,14 +508,15 @@ impl<E: Escaping> Drop for Writer<'_, E> {
 pub struct Object<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
     esc: E,
-    first: bool,
+    /// No member yet, so the `{` is still to be written.
+    open: bool,
 }
 
 impl<E: Escaping> Object<'_, E> {
     #[inline(always)]
     fn put_key(&mut self, key: impl Key) {
-        key.write_key(self.out, self.first, self.esc.esc());
-        self.first = false;
+        key.write_key(self.out, self.open, self.esc.esc());
+        self.open = false;
     }
 
     /// Writes `key` and a scalar value.
@@ -517,8 +528,8 @@ impl<E: Escaping> Object<'_, E> {
     /// ```
     #[inline(always)]
     pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
-        value.write_field(self.out, self.first, key.key_str(), self.esc.esc());
-        self.first = false;
+        value.write_field(self.out, self.open, key.key_str(), self.esc.esc());
+        self.open = false;
         self
     }
 
@@ -579,7 +590,11 @@ impl<E: Escaping> Object<'_, E> {
 impl<E: Escaping> Drop for Object<'_, E> {
     #[inline]
     fn drop(&mut self) {
-        emit::byte(self.out, b'}');
+        if self.open {
+            self.out.extend_from_slice(b"{}");
+        } else {
+            emit::byte(self.out, b'}');
+        }
     }
 }
 
