@@ -292,29 +292,25 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
         o.array(key).push(a).push(b);
     }
 
-    fn url(o: &mut Object<'_>, u: &Url) {
+    fn url(mut o: Object<'_>, u: &Url) {
         o.field("url", &u.url)
             .field("expanded_url", &u.expanded_url)
             .field("display_url", &u.display_url);
-        pair(o, "indices", u.indices);
+        pair(&mut o, "indices", u.indices);
     }
 
-    fn urls(o: &mut Object<'_>, key: &str, list: &UserUrls) {
-        let mut wrapper = o.object(key);
+    fn urls(mut wrapper: Object<'_>, list: &UserUrls) {
         let mut a = wrapper.array("urls");
         for u in &list.urls {
-            url(&mut a.object(), u);
+            url(a.object(), u);
         }
     }
 
-    fn size(o: &mut Object<'_>, key: &str, s: &Size) {
-        o.object(key)
-            .field("w", s.w)
-            .field("h", s.h)
-            .field("resize", &s.resize);
+    fn size(mut o: Object<'_>, s: &Size) {
+        o.field("w", s.w).field("h", s.h).field("resize", &s.resize);
     }
 
-    fn user(o: &mut Object<'_>, u: &User) {
+    fn user(mut o: Object<'_>, u: &User) {
         o.field("id", u.id)
             .field("id_str", &u.id_str)
             .field("name", &u.name)
@@ -325,9 +321,9 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
         {
             let mut e = o.object("entities");
             if let Some(list) = &u.entities.url {
-                urls(&mut e, "url", list);
+                urls(e.object("url"), list);
             }
-            urls(&mut e, "description", &u.entities.description);
+            urls(e.object("description"), &u.entities.description);
         }
         o.field("protected", u.protected)
             .field("followers_count", u.followers_count)
@@ -377,7 +373,7 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
             .field("notifications", u.notifications);
     }
 
-    fn entities(o: &mut Object<'_>, e: &StatusEntities) {
+    fn entities(mut o: Object<'_>, e: &StatusEntities) {
         {
             let mut a = o.array("hashtags");
             for h in &e.hashtags {
@@ -390,7 +386,7 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
         {
             let mut a = o.array("urls");
             for u in &e.urls {
-                url(&mut a.object(), u);
+                url(a.object(), u);
             }
         }
         {
@@ -418,10 +414,10 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
                     .field("type", &m.kind);
                 {
                     let mut s = mo.object("sizes");
-                    size(&mut s, "medium", &m.sizes.medium);
-                    size(&mut s, "small", &m.sizes.small);
-                    size(&mut s, "thumb", &m.sizes.thumb);
-                    size(&mut s, "large", &m.sizes.large);
+                    size(s.object("medium"), &m.sizes.medium);
+                    size(s.object("small"), &m.sizes.small);
+                    size(s.object("thumb"), &m.sizes.thumb);
+                    size(s.object("large"), &m.sizes.large);
                 }
                 if let Some(id) = m.source_status_id {
                     mo.field("source_status_id", id);
@@ -433,7 +429,7 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
         }
     }
 
-    fn status(o: &mut Object<'_>, s: &Status) {
+    fn status(mut o: Object<'_>, s: &Status) {
         o.object("metadata")
             .field("result_type", &s.metadata.result_type)
             .field("iso_language_code", &s.metadata.iso_language_code);
@@ -457,17 +453,17 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
                 "in_reply_to_screen_name",
                 s.in_reply_to_screen_name.as_deref(),
             );
-        user(&mut o.object("user"), &s.user);
+        user(o.object("user"), &s.user);
         o.field("geo", ())
             .field("coordinates", ())
             .field("place", ())
             .field("contributors", ());
         if let Some(rt) = &s.retweeted_status {
-            status(&mut o.object("retweeted_status"), rt);
+            status(o.object("retweeted_status"), rt);
         }
         o.field("retweet_count", s.retweet_count)
             .field("favorite_count", s.favorite_count);
-        entities(&mut o.object("entities"), &s.entities);
+        entities(o.object("entities"), &s.entities);
         o.field("favorited", s.favorited)
             .field("retweeted", s.retweeted);
         if let Some(p) = s.possibly_sensitive {
@@ -480,7 +476,7 @@ pub fn write_twitter(out: &mut Vec<u8>, t: &Twitter) {
     {
         let mut a = root.array("statuses");
         for s in &t.statuses {
-            status(&mut a.object(), s);
+            status(a.object(), s);
         }
     }
     let m = &t.search_metadata;

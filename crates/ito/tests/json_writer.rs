@@ -6,7 +6,7 @@
 mod common;
 
 use common::alloc::allocations;
-use ito::json::{Array, Object, Options, RawJson, Writer};
+use ito::json::{Array, Escaping, Object, Options, RawJson, Writer};
 use proptest::prelude::*;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::Value;
@@ -73,7 +73,7 @@ impl serde::Serialize for Node {
     }
 }
 
-fn write_scalar_slot(w: Writer<'_>, node: &Node) {
+fn write_scalar_slot<E: Escaping>(w: Writer<'_, E>, node: &Node) {
     match node {
         Node::Null => w.null(),
         Node::Unit => w.value(()),
@@ -97,7 +97,7 @@ fn write_scalar_slot(w: Writer<'_>, node: &Node) {
     }
 }
 
-fn fill_array(mut a: Array<'_>, items: &[Node]) {
+fn fill_array<E: Escaping>(mut a: Array<'_, E>, items: &[Node]) {
     for item in items {
         match item {
             Node::Arr(inner, false) => fill_array(a.array(), inner),
@@ -120,7 +120,7 @@ fn fill_array(mut a: Array<'_>, items: &[Node]) {
     a.end();
 }
 
-fn fill_object(mut o: Object<'_>, members: &[(String, Node)]) {
+fn fill_object<E: Escaping>(mut o: Object<'_, E>, members: &[(String, Node)]) {
     for (k, v) in members {
         match v {
             Node::Arr(inner, false) => fill_array(o.array(k), inner),
@@ -249,6 +249,10 @@ proptest! {
         prop_assert_eq!(String::from_utf8_lossy(ours), String::from_utf8_lossy(&theirs));
         let back: Value = serde_json::from_slice(ours).unwrap();
         prop_assert_eq!(back, intended(&tree));
+        // Default options through the options type: the same bytes.
+        let mut via_options = Vec::new();
+        write_scalar_slot(Writer::with_options(&mut via_options, &Options::default()), &tree);
+        prop_assert_eq!(String::from_utf8_lossy(&via_options), String::from_utf8_lossy(&theirs));
     }
 
     #[test]
@@ -313,6 +317,27 @@ fn relay_message_shape() {
     assert_eq!(out, format!(r#"["EVENT","sub-1",{stored}]"#).as_bytes());
 }
 
+/// A document with every scalar kind, under either escaping.
+fn fill_doc<E: Escaping>(w: Writer<'_, E>, long: &str, s: &ito::Str, raw: &RawJson) {
+    let mut o = w.object();
+    o.field("id", 12345u64)
+        .field("pi", std::f64::consts::PI)
+        .field("f32", 1.5f32)
+        .field("big", u128::MAX)
+        .field("neg", i64::MIN)
+        .field("t", true)
+        .field("n", ())
+        .field("s", long)
+        .field("ito", s)
+        .field("raw", raw)
+        .field("é key", 'é');
+    let mut a = o.array("list");
+    for i in 0..100 {
+        a.push(i).push("x");
+        a.object().field("i", i).array("deep").push(f64::NAN);
+    }
+}
+
 #[test]
 fn writing_into_a_vec_with_room_allocates_nothing() {
     let long = "a long string with \"quotes\" and escapes\n that exceeds the short path".repeat(4);
@@ -322,26 +347,9 @@ fn writing_into_a_vec_with_room_allocates_nothing() {
     let mut out = Vec::with_capacity(1 << 16);
     let render = |out: &mut Vec<u8>, opts: Option<&Options>| {
         out.clear();
-        let w = match opts {
-            Some(o) => Writer::with_options(out, o),
-            None => Writer::new(out),
-        };
-        let mut o = w.object();
-        o.field("id", 12345u64)
-            .field("pi", std::f64::consts::PI)
-            .field("f32", 1.5f32)
-            .field("big", u128::MAX)
-            .field("neg", i64::MIN)
-            .field("t", true)
-            .field("n", ())
-            .field("s", long.as_str())
-            .field("ito", &s)
-            .field("raw", raw)
-            .field("é key", 'é');
-        let mut a = o.array("list");
-        for i in 0..100 {
-            a.push(i).push("x");
-            a.object().field("i", i).array("deep").push(f64::NAN);
+        match opts {
+            Some(o) => fill_doc(Writer::with_options(out, o), &long, &s, raw),
+            None => fill_doc(Writer::new(out), &long, &s, raw),
         }
     };
     render(&mut out, None);

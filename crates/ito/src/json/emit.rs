@@ -383,6 +383,17 @@ impl Lead {
         }
     }
 
+    /// `BRACE` for the member that opens an object (its `{` not yet
+    /// written), `COMMA` after it: the `Writer`'s deferred brace.
+    #[inline(always)]
+    pub(crate) fn opening(open: bool) -> Lead {
+        if open {
+            Lead::BRACE
+        } else {
+            Lead::COMMA
+        }
+    }
+
     /// The number of bytes it takes (0 or 1).
     #[inline(always)]
     fn len(self) -> usize {
@@ -391,8 +402,8 @@ impl Lead {
 
     /// The byte to store at the lead's position: `{` for `BRACE`, else
     /// `,` (for `NONE` it is overwritten by the key's quote). A constant
-    /// for callers that never pass `BRACE` (the `Writer`'s `key`), where
-    /// storing `self.0` would be a select per key.
+    /// where the caller's lead is known to be `COMMA` or `NONE` (a later
+    /// struct field), where storing `self.0` would be a select per key.
     #[inline(always)]
     fn store(self) -> u8 {
         if self == Lead::BRACE {
@@ -589,15 +600,9 @@ pub(crate) fn key_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &
 }
 
 /// An object key with what precedes and follows it in compact output:
-/// `,"key":` (no comma for the first key). Clean keys of up to 32 bytes
-/// (nearly every struct field name) cost one reserve and a few word
+/// `lead` (`,`, `{` or nothing), then `"key":`. Clean keys of up to 32
+/// bytes (nearly every struct field name) cost one reserve and a few word
 /// stores; others go through the string kernels.
-#[inline(always)]
-pub(crate) fn key(out: &mut Vec<u8>, first: bool, k: &str, esc: Esc<'_>) {
-    key_after(out, Lead::after(first), k, esc);
-}
-
-/// [`key`] after any [`Lead`].
 #[inline(always)]
 pub(crate) fn key_after(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>) {
     if esc.is_none() && short_key(out, lead, k.as_bytes()) {

@@ -130,7 +130,7 @@ pub use ser::{
     to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Output,
     Serializer,
 };
-pub use writer::{Array, Key, Object, Scalar, Writer};
+pub use writer::{Array, DefaultEscaping, Escaping, Key, Object, Scalar, WithOptions, Writer};
 
 use crate::simd::fault::Fault;
 use crate::simd::json::{self as kernels, swar_special, Kernels, UnescapeMode};

@@ -20,12 +20,22 @@
 //! Tokens go through the emitter shared with ito's serde serializer: one
 //! capacity check per token, then unchecked stores ([`Object::field`]
 //! stores a clean key with an integer, bool, null or short clean string
-//! value in one: the output's length is reloaded from the `Vec` after
-//! every store, so fewer stores is what counts); strings through the
-//! SIMD escape kernels (or the [`Options`] policies); a JSON-safe
-//! [`Str`] is copied without a scan; integers by `itoa`, floats by `zmij`
-//! (serde_json's text; NaN and infinities as `null`). Nothing is
-//! allocated besides the output `Vec`'s growth.
+//! value in one, and an object's `{` waits for its first member so that
+//! both go in one store); strings through the SIMD escape kernels (or the
+//! [`Options`] policies); a JSON-safe [`Str`] is copied without a scan;
+//! integers by `itoa`, floats by `zmij` (serde_json's text; NaN and
+//! infinities as `null`). Nothing is allocated besides the output `Vec`'s
+//! growth.
+//!
+//! **Pass scopes to helper functions by value** (`fn user(mut o:
+//! Object<'_>, u: &User)`, called as `user(parent.object("user"), u)`).
+//! The escaping is a type parameter ([`Escaping`]; the default,
+//! [`DefaultEscaping`], takes no space), so an [`Object`] or [`Array`] is
+//! two words and travels in registers, with its output reference known
+//! not to alias anything: the compiler then keeps the output's length in
+//! a register across the helper's tokens. Through `&mut Object` it must
+//! reload the length from the `Vec` after every store (about 10 % slower
+//! on a whole document).
 //!
 //! Not built: pretty output (use the serializer's `to_vec_pretty`).
 
@@ -57,13 +67,13 @@ pub trait Scalar: sealed::Sealed {
     #[doc(hidden)]
     fn write_json(&self, out: &mut Vec<u8>, esc: Option<&Options>);
 
-    /// An object member: `key` (after a comma unless `first`) and this
-    /// value. Integers and literals store both with one reserve and one
-    /// length update (the same bytes).
+    /// An object member: `key` (after the object's `{` if `open`, else
+    /// after a comma) and this value. Integers and literals store all of
+    /// it with one reserve and one length update (the same bytes).
     #[doc(hidden)]
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        emit::key(out, first, key, esc);
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        emit::key_after(out, Lead::opening(open), key, esc);
         self.write_json(out, esc);
     }
 }
@@ -81,7 +91,8 @@ pub trait Scalar: sealed::Sealed {
 /// ```
 pub trait Key: sealed::Sealed {
     #[doc(hidden)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>);
+    /// `{` if `open`, else `,`; then the key and `:`.
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>);
 
     /// The key's text.
     #[doc(hidden)]
@@ -111,8 +122,8 @@ macro_rules! integers {
             }
 
             #[inline(always)]
-            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-                emit::key_int(out, Lead::after(first), key, esc, *self);
+            fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+                emit::key_int(out, Lead::opening(open), key, esc, *self);
             }
         }
     )*};
@@ -130,8 +141,8 @@ macro_rules! strings {
             }
 
             #[inline(always)]
-            fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-                emit::key_str(out, Lead::after(first), key, esc, self);
+            fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+                emit::key_str(out, Lead::opening(open), key, esc, self);
             }
         }
     )*};
@@ -155,9 +166,9 @@ impl Scalar for bool {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
         let lit: &[u8] = if *self { b"true" } else { b"false" };
-        emit::key_literal(out, Lead::after(first), key, esc, lit);
+        emit::key_literal(out, Lead::opening(open), key, esc, lit);
     }
 }
 
@@ -169,8 +180,8 @@ impl Scalar for () {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        emit::key_literal(out, Lead::after(first), key, esc, b"null");
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        emit::key_literal(out, Lead::opening(open), key, esc, b"null");
     }
 }
 
@@ -182,8 +193,8 @@ impl<T: Scalar + ?Sized> Scalar for &T {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        (**self).write_field(out, first, key, esc)
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, open, key, esc)
     }
 }
 
@@ -195,8 +206,8 @@ impl<T: Scalar + ?Sized> Scalar for Box<T> {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
-        (**self).write_field(out, first, key, esc)
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
+        (**self).write_field(out, open, key, esc)
     }
 }
 
@@ -211,10 +222,10 @@ impl<T: Scalar> Scalar for Option<T> {
     }
 
     #[inline(always)]
-    fn write_field(&self, out: &mut Vec<u8>, first: bool, key: &str, esc: Option<&Options>) {
+    fn write_field(&self, out: &mut Vec<u8>, open: bool, key: &str, esc: Option<&Options>) {
         match self {
-            Some(v) => v.write_field(out, first, key, esc),
-            None => emit::key_literal(out, Lead::after(first), key, esc, b"null"),
+            Some(v) => v.write_field(out, open, key, esc),
+            None => emit::key_literal(out, Lead::opening(open), key, esc, b"null"),
         }
     }
 }
@@ -223,8 +234,8 @@ macro_rules! str_keys {
     ($($t:ty),*) => {$(
         impl Key for $t {
             #[inline(always)]
-            fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
-                emit::key(out, first, self, esc)
+            fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
+                emit::key_after(out, Lead::opening(open), self, esc)
             }
 
             #[inline(always)]
@@ -239,15 +250,13 @@ str_keys!(str, String, Cow<'_, str>, Box<str>);
 
 impl Key for Str {
     #[inline(always)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
         if self.is_json_safe() && esc.is_none() {
-            if !first {
-                emit::byte(out, b',');
-            }
+            emit::byte(out, if open { b'{' } else { b',' });
             emit::quoted_verbatim(out, self.as_bytes());
             emit::byte(out, b':');
         } else {
-            emit::key(out, first, self, esc)
+            emit::key_after(out, Lead::opening(open), self, esc)
         }
     }
 
@@ -259,13 +268,79 @@ impl Key for Str {
 
 impl<T: Key + ?Sized> Key for &T {
     #[inline(always)]
-    fn write_key(&self, out: &mut Vec<u8>, first: bool, esc: Option<&Options>) {
-        (**self).write_key(out, first, esc)
+    fn write_key(&self, out: &mut Vec<u8>, open: bool, esc: Option<&Options>) {
+        (**self).write_key(out, open, esc)
     }
 
     #[inline(always)]
     fn key_str(&self) -> &str {
         (**self).key_str()
+    }
+}
+
+/// How a [`Writer`] and its scopes escape strings and keys, fixed by type
+/// so that the default costs nothing to check: [`DefaultEscaping`]
+/// (serde_json's bytes, the type parameters' default) or [`WithOptions`]
+/// (an [`Options`] policy). Sealed.
+///
+/// A helper that should serve both takes the scope generically:
+///
+/// ```
+/// use ito::json::{Escaping, Object, Options, Writer};
+/// fn person<E: Escaping>(mut o: Object<'_, E>, name: &str) {
+///     o.field("name", name);
+/// }
+/// let mut out = Vec::new();
+/// person(Writer::new(&mut out).object(), "<b>");
+/// person(Writer::with_options(&mut out, &Options::new().html_safe(true)).object(), "<b>");
+/// assert_eq!(out, br#"{"name":"<b>"}{"name":"\u003cb\u003e"}"#);
+/// ```
+pub trait Escaping: Copy + sealed::Sealed {
+    /// The options in force; `None` for the default escaping.
+    #[doc(hidden)]
+    fn esc(&self) -> Esc<'_>;
+}
+
+/// The default escaping: RFC 8259's minimal escapes through the SIMD
+/// kernels, byte-identical with serde_json (see [`Escaping`]).
+///
+/// ```
+/// use ito::json::{DefaultEscaping, Writer};
+/// let mut out = Vec::new();
+/// let w: Writer<'_, DefaultEscaping> = Writer::new(&mut out);
+/// w.value("<\u{7f}>");
+/// assert_eq!(out, "\"<\u{7f}>\"".as_bytes());
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultEscaping;
+
+impl sealed::Sealed for DefaultEscaping {}
+impl Escaping for DefaultEscaping {
+    #[inline(always)]
+    fn esc(&self) -> Esc<'_> {
+        None
+    }
+}
+
+/// Escaping under an [`Options`] policy, chosen by
+/// [`Writer::with_options`] (see [`Escaping`]).
+///
+/// ```
+/// use ito::json::{Options, WithOptions, Writer};
+/// let mut out = Vec::new();
+/// let opts = Options::new().ascii_only(true);
+/// let w: Writer<'_, WithOptions<'_>> = Writer::with_options(&mut out, &opts);
+/// w.value("é");
+/// assert_eq!(out, br#""\u00e9""#);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct WithOptions<'a>(Esc<'a>);
+
+impl sealed::Sealed for WithOptions<'_> {}
+impl Escaping for WithOptions<'_> {
+    #[inline(always)]
+    fn esc(&self) -> Esc<'_> {
+        self.0
     }
 }
 
@@ -293,9 +368,9 @@ impl<T: Key + ?Sized> Key for &T {
 /// assert_eq!(out, b"null");
 /// ```
 #[must_use = "a Writer writes `null` when dropped unused"]
-pub struct Writer<'a> {
+pub struct Writer<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
+    esc: E,
 }
 
 impl<'a> Writer<'a> {
@@ -309,9 +384,14 @@ impl<'a> Writer<'a> {
     /// ```
     #[inline]
     pub fn new(out: &'a mut Vec<u8>) -> Self {
-        Writer { out, esc: None }
+        Writer {
+            out,
+            esc: DefaultEscaping,
+        }
     }
+}
 
+impl<'a> Writer<'a, WithOptions<'a>> {
     /// A slot that escapes every string and key under `options` (ASCII-only,
     /// HTML-safe, …).
     ///
@@ -326,13 +406,15 @@ impl<'a> Writer<'a> {
     pub fn with_options(out: &'a mut Vec<u8>, options: &'a Options) -> Self {
         Writer {
             out,
-            esc: emit::esc(options),
+            esc: WithOptions(emit::esc(options)),
         }
     }
+}
 
+impl<'a, E: Escaping> Writer<'a, E> {
     /// Disarms the drop guard and hands out the parts.
     #[inline(always)]
-    pub(crate) fn take(self) -> (&'a mut Vec<u8>, Esc<'a>) {
+    pub(crate) fn take(self) -> (&'a mut Vec<u8>, E) {
         let me = ManuallyDrop::new(self);
         // SAFETY: `me` is never used or dropped again, so reading the
         // reference out of it moves it.
@@ -349,7 +431,7 @@ impl<'a> Writer<'a> {
     #[inline]
     pub fn value(self, v: impl Scalar) {
         let (out, esc) = self.take();
-        v.write_json(out, esc);
+        v.write_json(out, esc.esc());
     }
 
     /// Writes `null`.
@@ -373,13 +455,14 @@ impl<'a> Writer<'a> {
     /// assert_eq!(out, br#"{"a":1}"#);
     /// ```
     #[inline]
-    pub fn object(self) -> Object<'a> {
+    pub fn object(self) -> Object<'a, E> {
+        // The `{` is written with the first member (one store for both),
+        // or with the `}` of an empty object.
         let (out, esc) = self.take();
-        emit::byte(out, b'{');
         Object {
             out,
             esc,
-            first: true,
+            open: true,
         }
     }
 
@@ -391,7 +474,7 @@ impl<'a> Writer<'a> {
     /// assert_eq!(out, b"[1,2]");
     /// ```
     #[inline]
-    pub fn array(self) -> Array<'a> {
+    pub fn array(self) -> Array<'a, E> {
         let (out, esc) = self.take();
         emit::byte(out, b'[');
         Array {
@@ -402,7 +485,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-impl Drop for Writer<'_> {
+impl<E: Escaping> Drop for Writer<'_, E> {
     fn drop(&mut self) {
         emit::null(self.out);
     }
@@ -422,17 +505,18 @@ impl Drop for Writer<'_> {
 /// assert_eq!(out, br#"{"n":1.5,"nested":{"ok":true},"unset":null}"#);
 /// ```
 #[must_use = "an Object closes as soon as it is dropped"]
-pub struct Object<'a> {
+pub struct Object<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
-    first: bool,
+    esc: E,
+    /// No member yet, so the `{` is still to be written.
+    open: bool,
 }
 
-impl Object<'_> {
+impl<E: Escaping> Object<'_, E> {
     #[inline(always)]
     fn put_key(&mut self, key: impl Key) {
-        key.write_key(self.out, self.first, self.esc);
-        self.first = false;
+        key.write_key(self.out, self.open, self.esc.esc());
+        self.open = false;
     }
 
     /// Writes `key` and a scalar value.
@@ -444,8 +528,8 @@ impl Object<'_> {
     /// ```
     #[inline(always)]
     pub fn field(&mut self, key: impl Key, value: impl Scalar) -> &mut Self {
-        value.write_field(self.out, self.first, key.key_str(), self.esc);
-        self.first = false;
+        value.write_field(self.out, self.open, key.key_str(), self.esc.esc());
+        self.open = false;
         self
     }
 
@@ -460,7 +544,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"list":[1]}"#);
     /// ```
     #[inline]
-    pub fn key(&mut self, key: impl Key) -> Writer<'_> {
+    pub fn key(&mut self, key: impl Key) -> Writer<'_, E> {
         self.put_key(key);
         Writer {
             out: self.out,
@@ -476,7 +560,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"o":{"a":null}}"#);
     /// ```
     #[inline]
-    pub fn object(&mut self, key: impl Key) -> Object<'_> {
+    pub fn object(&mut self, key: impl Key) -> Object<'_, E> {
         self.key(key).object()
     }
 
@@ -488,7 +572,7 @@ impl Object<'_> {
     /// assert_eq!(out, br#"{"a":["x"]}"#);
     /// ```
     #[inline]
-    pub fn array(&mut self, key: impl Key) -> Array<'_> {
+    pub fn array(&mut self, key: impl Key) -> Array<'_, E> {
         self.key(key).array()
     }
 
@@ -503,10 +587,14 @@ impl Object<'_> {
     pub fn end(self) {}
 }
 
-impl Drop for Object<'_> {
+impl<E: Escaping> Drop for Object<'_, E> {
     #[inline]
     fn drop(&mut self) {
-        emit::byte(self.out, b'}');
+        if self.open {
+            self.out.extend_from_slice(b"{}");
+        } else {
+            emit::byte(self.out, b'}');
+        }
     }
 }
 
@@ -523,13 +611,13 @@ impl Drop for Object<'_> {
 /// assert_eq!(out, br#"[1,"two","three",{"four":4},[]]"#);
 /// ```
 #[must_use = "an Array closes as soon as it is dropped"]
-pub struct Array<'a> {
+pub struct Array<'a, E: Escaping = DefaultEscaping> {
     out: &'a mut Vec<u8>,
-    esc: Esc<'a>,
+    esc: E,
     first: bool,
 }
 
-impl Array<'_> {
+impl<E: Escaping> Array<'_, E> {
     #[inline(always)]
     fn comma(&mut self) {
         if !self.first {
@@ -548,7 +636,7 @@ impl Array<'_> {
     #[inline(always)]
     pub fn push(&mut self, value: impl Scalar) -> &mut Self {
         self.comma();
-        value.write_json(self.out, self.esc);
+        value.write_json(self.out, self.esc.esc());
         self
     }
 
@@ -582,7 +670,7 @@ impl Array<'_> {
     /// assert_eq!(out, b"[1,null]");
     /// ```
     #[inline]
-    pub fn slot(&mut self) -> Writer<'_> {
+    pub fn slot(&mut self) -> Writer<'_, E> {
         self.comma();
         Writer {
             out: self.out,
@@ -598,7 +686,7 @@ impl Array<'_> {
     /// assert_eq!(out, br#"[{"a":1}]"#);
     /// ```
     #[inline]
-    pub fn object(&mut self) -> Object<'_> {
+    pub fn object(&mut self) -> Object<'_, E> {
         self.slot().object()
     }
 
@@ -610,7 +698,7 @@ impl Array<'_> {
     /// assert_eq!(out, b"[[1]]");
     /// ```
     #[inline]
-    pub fn array(&mut self) -> Array<'_> {
+    pub fn array(&mut self) -> Array<'_, E> {
         self.slot().array()
     }
 
@@ -625,7 +713,7 @@ impl Array<'_> {
     pub fn end(self) {}
 }
 
-impl Drop for Array<'_> {
+impl<E: Escaping> Drop for Array<'_, E> {
     #[inline]
     fn drop(&mut self) {
         emit::byte(self.out, b']');

@@ -13,7 +13,7 @@
 //! which are decoded once to be re-escaped.
 
 use super::event::{Event, Tag};
-use crate::json::{RawJson, Writer};
+use crate::json::{Escaping, RawJson, WithOptions, Writer};
 use std::borrow::Cow;
 
 /// A message from a relay to a client.
@@ -230,16 +230,16 @@ impl Event<'_> {
     /// assert!(text.contains(r#""kind":1,"tags":[["t","a/b"]],"content":"hi"#));
     /// # Ok::<(), ito::nostr::Error>(())
     /// ```
-    pub fn write_json(&self, slot: Writer<'_>) {
+    pub fn write_json<E: Escaping>(&self, slot: Writer<'_, E>) {
         let (out, esc) = slot.take();
-        match esc {
+        match esc.esc() {
             None => write_event(out, self),
             Some(options) => self.write_json_with(Writer::with_options(out, options)),
         }
     }
 
     /// The field-by-field path, for writers with non-default escaping.
-    fn write_json_with(&self, slot: Writer<'_>) {
+    fn write_json_with(&self, slot: Writer<'_, WithOptions<'_>>) {
         let mut buf32 = [0u8; 66];
         let mut buf64 = [0u8; 130];
         let mut o = slot.object();
@@ -313,7 +313,7 @@ fn sub_array<const N: usize, const M: usize>(buf: &mut [u8; N], at: usize) -> &m
 }
 
 /// One tag's strings: canonical spellings copied, others re-escaped.
-fn write_tag(out: &mut crate::json::Array<'_>, tag: Tag<'_>) {
+fn write_tag<E: Escaping>(out: &mut crate::json::Array<'_, E>, tag: Tag<'_>) {
     for (quoted, escaped) in tag.raw_strings() {
         let body = &quoted[1..quoted.len() - 1];
         if !escaped || escapes_are_canonical(body.as_bytes()) {
