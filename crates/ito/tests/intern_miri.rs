@@ -165,7 +165,12 @@ fn local_interner_reserved_layout_and_recycled_regions() {
         keys.push("m".repeat(300));
         keys.push("z".repeat(5000));
         let syms: Vec<_> = keys.iter().map(|k| t.intern(k)).collect();
-        assert!(t.diagnostics().reserved);
+        // Reserved where `Region` can reserve (64-bit Unix and Windows,
+        // and Miri's heap stand-in); elsewhere, e.g. with 32-bit pointers,
+        // the segmented layout stays and must serve the same answers.
+        let reserves =
+            cfg!(miri) || (cfg!(target_pointer_width = "64") && (cfg!(unix) || cfg!(windows)));
+        assert_eq!(t.diagnostics().reserved, reserves);
         for (k, s) in keys.iter().zip(&syms).step_by(7) {
             assert_eq!(t.resolve(*s), k);
             assert_eq!(t.get(k), Some(*s));

@@ -303,7 +303,12 @@ impl Store {
     fn flatten(&mut self) -> bool {
         debug_assert!(self.flat.is_none() && self.chunks.len() <= 1);
         self.reserve = false;
-        let Some(mut entries) = Region::reserve(FLAT_ENTRIES * size_of::<Entry>()) else {
+        // With 32-bit pointers the entry reservation does not even fit in
+        // `usize` (and `Region` reserves nothing there): keep segments.
+        let Some(entry_room) = FLAT_ENTRIES.checked_mul(size_of::<Entry>()) else {
+            return false;
+        };
+        let Some(mut entries) = Region::reserve(entry_room) else {
             return false;
         };
         let Some(mut bytes) = Region::reserve(FLAT_BYTES) else {
