@@ -99,15 +99,31 @@ if have_target wasm32-unknown-unknown; then
 else
   echo "== wasm32-unknown-unknown target not installed: 32-bit wasm check skipped"
 fi
-# i686 test binaries link with `cc -m32` (Debian: gcc-multilib).
-if have_target i686-unknown-linux-gnu \
-  && echo 'int main(void){return 0;}' | cc -m32 -x c - -o /dev/null 2>/dev/null; then
-  echo "== i686-unknown-linux-gnu: library unit tests, Str and interner tests"
-  cargo test -p ito --target i686-unknown-linux-gnu --lib \
+# i686 test binaries link with `cc -m32` (Debian: gcc-multilib). Where that
+# is missing (gcc-multilib conflicts with the aarch64 cross compiler above),
+# scripts/i686-sysroot.sh unpacks the 32-bit glibc and libgcc packages
+# under target/ (apt-get download, nothing installed) and the tests link
+# statically against them.
+i686_env=()
+if have_target i686-unknown-linux-gnu; then
+  if echo 'int main(void){return 0;}' | cc -m32 -x c - -o /dev/null 2>/dev/null; then
+    i686_env=(env)
+  elif bash scripts/i686-sysroot.sh target/i686-sysroot >/dev/null 2>&1; then
+    cc32="$PWD/target/i686-sysroot/cc-m32"
+    i686_env=(env CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER="$cc32" CC_i686_unknown_linux_gnu="$cc32"
+      CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static")
+  fi
+fi
+if [ ${#i686_env[@]} -gt 0 ]; then
+  echo "== i686-unknown-linux-gnu: library unit tests, Str, interner and codec tests"
+  "${i686_env[@]}" cargo test -p ito --all-features --target i686-unknown-linux-gnu --lib \
     --test str_model --test str_alloc --test str_traits --test str_format \
-    --test intern_model --test intern_local --test intern_miri
+    --test intern_model --test intern_local --test intern_miri \
+    --test json_differential --test json_guard --test json_serde --test json_writer \
+    --test nostr_codec --test nostr_events --test hex_kernels
 else
-  echo "== no i686 target or no 32-bit C toolchain (gcc-multilib): i686 tests skipped"
+  echo "== no i686 target or no 32-bit C toolchain (gcc-multilib, or the Debian"
+  echo "   i386 packages for scripts/i686-sysroot.sh): i686 tests skipped"
 fi
 
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so
