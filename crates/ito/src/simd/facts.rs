@@ -48,8 +48,8 @@
 //! 0x02)` that is non-zero exactly for those bytes (xor, subs, cmpeq for
 //! `\`, two ors per block: one op fewer than the `min`-and-compare an
 //! unsigned `<=` costs there). AVX-512 compares the same `x ^ 0x02` into a
-//! `k` mask, and NEON uses the crate's vector form of the test,
-//! `class::special_lanes` (NEON has an unsigned byte compare).
+//! `k` mask; NEON uses the SSE2 form too (see its `FactsVector` impl for
+//! why not `class::special_lanes`), SWAR its own [`swar_bad`].
 //!
 //! The SWAR "bad byte" test uses the same folding with the classic
 //! exact-for-any formulas:
@@ -658,16 +658,34 @@ mod neon {
     use super::{copy_blocks, copy_short, swar, FactsVector};
     use crate::simd::vector::neon::Neon;
     use crate::simd::vector::Vector;
+    use core::arch::aarch64::*;
 
-    /// The default (exact) bad lanes, `class::special_lanes`: NEON has an
-    /// unsigned `<=` (`cmhs`), so it costs what the SSE2 form would (eor,
-    /// cmhs, cmeq, orr). Two blocks per iteration become `ldp`/`stp` pairs.
+    /// The SSE2 form (`uqsub`, `cmeq`): `class::special_lanes` costs the
+    /// same four ops here (NEON has an unsigned compare), but LLVM ORs its
+    /// two compare masks as booleans and re-widens them in the loop (`shl
+    /// #7`, `cmlt #0`: two more ops per pair of blocks). The lanes are
+    /// loose, so [`FactsVector::clean`] takes the maximum of the four
+    /// 32-bit lanes instead of `shrn #4` (which drops bits 0..4 of every
+    /// other byte). Two blocks per iteration become `ldp`/`stp` pairs.
     impl FactsVector for Neon {
         const UNROLL: bool = true;
         #[inline(always)]
         unsafe fn no_bad() -> Neon {
             // SAFETY: NEON per the caller.
             unsafe { Neon::splat(0) }
+        }
+        #[inline(always)]
+        fn bad(self) -> Neon {
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let cq = vqsubq_u8(vdupq_n_u8(0x21), veorq_u8(self.0, vdupq_n_u8(0x02)));
+                Neon(vorrq_u8(cq, vceqq_u8(self.0, vdupq_n_u8(b'\\'))))
+            }
+        }
+        #[inline(always)]
+        fn clean(acc: Neon) -> bool {
+            // SAFETY: NEON is baseline.
+            unsafe { vmaxvq_u32(vreinterpretq_u32_u8(acc.0)) == 0 }
         }
     }
 
