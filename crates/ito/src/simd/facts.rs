@@ -39,8 +39,9 @@
 //! ```
 //!
 //! `Str`s are mostly short, so the inline paths (SWAR below 16 bytes, or 32
-//! where no vector is baseline; `copy_short` to 64) are what matters most; the wide kernels pay off for
-//! the long pieces of `format!`/`concat!`/`StrBuf`.
+//! where no vector is baseline; `copy_short` to 64) are what matters most;
+//! the wide kernels pay off for the long pieces of `format!`/`concat!`/
+//! `StrBuf`.
 //!
 //! The SSE2/AVX2 kernels fold two of the three tests into one: `x ^ 0x02`
 //! maps `"` (0x22) to 0x20 and keeps 0x00..=0x1F in place, so "control or
@@ -147,8 +148,9 @@ const SHORT: usize = 32;
 /// Copy `src` to `dst` and return the facts of the copied bytes.
 ///
 /// Always inlined: short inputs (the common case for `format!` pieces) run
-/// the SWAR path in place, without a call; longer ones make one indirect
-/// call to the dispatched kernel.
+/// the SWAR path or, up to 64 bytes, [`copy_short`] (x86_64, aarch64) in
+/// place, without a call; longer ones make one call to the dispatched
+/// kernel (indirect in a portable x86_64 build).
 ///
 /// # Safety
 /// `dst` must be valid for writes of `src.len()` bytes and must not overlap
@@ -693,9 +695,10 @@ mod neon {
     /// `src` readable and `dst` writable for `len` bytes, not overlapping
     /// (NEON is baseline on aarch64).
     // Never inlined, like the x86 `avx2`/`avx512`: builds on aarch64 always
-    // guarantee NEON, so `copy_classify_long` calls this by name, and
-    // inlined there LLVM's loop-idiom pass can split the copy into a
-    // `memcpy` plus a second pass.
+    // guarantee NEON, so `copy_classify_long` calls this by name, where
+    // inlining let LLVM's loop-idiom pass split the x86 copies into a
+    // `memcpy` plus a second pass. (With plain `#[inline]` rustc 1.95
+    // keeps it out of line anyway; this makes sure it stays so.)
     #[inline(never)]
     #[target_feature(enable = "neon")]
     pub(super) unsafe fn neon(src: *const u8, len: usize, dst: *mut u8) -> u8 {
