@@ -880,6 +880,85 @@ mod tests {
         assert!(Kernel::available().any(|k| k == Kernel::Neon));
     }
 
+    /// Source and destination both end right at a `PROT_NONE` page, so
+    /// any read past the source or write past the destination faults:
+    /// every kernel this CPU runs and the inline paths, every length to
+    /// 300 (all tails of every width, the AVX-512 and unrolled cut-overs),
+    /// with a special byte last.
+    #[test]
+    #[cfg(all(unix, not(miri)))]
+    fn guard_pages_every_kernel_and_length() {
+        /// Two mappings, each one read/write page followed by a
+        /// `PROT_NONE` one.
+        struct Guarded {
+            base: *mut u8,
+            page: usize,
+        }
+        impl Guarded {
+            fn new() -> Guarded {
+                // SAFETY: sysconf has no preconditions.
+                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+                // SAFETY: a fresh anonymous private mapping of two pages;
+                // checked below.
+                let base = unsafe {
+                    libc::mmap(
+                        std::ptr::null_mut(),
+                        2 * page,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                        -1,
+                        0,
+                    )
+                };
+                assert_ne!(base, libc::MAP_FAILED);
+                let base = base as *mut u8;
+                // SAFETY: the second page belongs to the mapping just made.
+                let rc = unsafe { libc::mprotect(base.add(page).cast(), page, libc::PROT_NONE) };
+                assert_eq!(rc, 0);
+                Guarded { base, page }
+            }
+            /// The `len` bytes that end at the guard page.
+            fn tail(&mut self, len: usize) -> &mut [u8] {
+                assert!(len <= self.page);
+                // SAFETY: the `len` bytes before the guard page lie in the
+                // read/write page, reachable only through `&mut self`.
+                unsafe { std::slice::from_raw_parts_mut(self.base.add(self.page - len), len) }
+            }
+        }
+        impl Drop for Guarded {
+            fn drop(&mut self) {
+                // SAFETY: unmaps exactly the mapping made in `new`.
+                unsafe { libc::munmap(self.base.cast(), 2 * self.page) };
+            }
+        }
+
+        let (mut src_map, mut dst_map) = (Guarded::new(), Guarded::new());
+        for len in 0..=300usize {
+            for last in [b'x', b'"', b'\\', 0x1F, 0xC3] {
+                let mut v: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                if let Some(l) = v.last_mut() {
+                    *l = last;
+                }
+                let want = classify_scalar(&v);
+                src_map.tail(len).copy_from_slice(&v);
+                let src: &[u8] = src_map.tail(len);
+                for kernel in Kernel::available() {
+                    let dst = dst_map.tail(len);
+                    dst.fill(0);
+                    let got = copy_classify_with_kernel(kernel, src, dst);
+                    assert_eq!(got, want, "kernel {kernel}, len {len}");
+                    assert_eq!(&dst[..], &v[..], "kernel {kernel} copy, len {len}");
+                }
+                let dst = dst_map.tail(len);
+                dst.fill(0);
+                // SAFETY: `dst` holds `len` writable bytes of another mapping.
+                let got = unsafe { copy_classify(src, dst.as_mut_ptr()) };
+                assert_eq!(got, want, "inline, len {len}");
+                assert_eq!(&dst[..], &v[..], "inline copy, len {len}");
+            }
+        }
+    }
+
     #[test]
     fn scalar_reference() {
         assert_eq!(classify_scalar(b""), ALL);
