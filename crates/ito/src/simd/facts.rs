@@ -48,9 +48,10 @@
 //! quote" is `(x ^ 0x02) <= 0x20`, computed as a saturating `0x21 - (x ^
 //! 0x02)` that is non-zero exactly for those bytes (xor, subs, cmpeq for
 //! `\`, two ors per block: one op fewer than the `min`-and-compare an
-//! unsigned `<=` costs there). AVX-512 compares the same `x ^ 0x02` into a
-//! `k` mask; NEON uses the SSE2 form too (see its `FactsVector` impl for
-//! why not `class::special_lanes`), SWAR its own [`swar_bad`].
+//! unsigned `<=` costs there). AVX-512 uses the crate's vector form of the
+//! test, `class::special_lanes` (the same `x ^ 0x02` compared into a `k`
+//! mask); NEON the SSE2 form (see its `FactsVector` impl for why), SWAR
+//! its own [`swar_bad`].
 //!
 //! The SWAR "bad byte" test uses the same folding with the classic
 //! exact-for-any formulas:
@@ -570,23 +571,15 @@ mod x86 {
         }
     }
 
-    /// `(v ^ 2) < 0x21` and `== '\\'` compared into `k` masks (exact; the
-    /// default [`FactsVector::clean`]).
+    /// The defaults: `class::special_lanes` is two compares straight into
+    /// `k` masks here (`vpcmpltub` of `v ^ 2` against 0x21, `vpcmpeqb`
+    /// against `\`, the same code as the hand-written kernel had), and the
+    /// mask is exact.
     impl FactsVector for Avx512 {
         const UNROLL: bool = false;
         #[inline(always)]
         unsafe fn no_bad() -> u64 {
             0
-        }
-        #[inline(always)]
-        fn bad(self) -> u64 {
-            // SAFETY: AVX-512BW, since self exists.
-            unsafe {
-                _mm512_cmplt_epu8_mask(
-                    _mm512_xor_si512(self.0, _mm512_set1_epi8(0x02)),
-                    _mm512_set1_epi8(0x21),
-                ) | _mm512_cmpeq_epi8_mask(self.0, _mm512_set1_epi8(b'\\' as i8))
-            }
         }
     }
 
