@@ -12,8 +12,8 @@
 //! and a "bad byte" mask (`== '"'`, `== '\\'`, `< 0x20`). After the loop the
 //! two accumulators are reduced once. Tails use one *overlapping* in-bounds
 //! block ending exactly at the last byte (re-storing a few bytes is harmless,
-//! re-classifying them is idempotent), or a masked load/store on AVX-512; no
-//! kernel ever reads past the end of the source.
+//! re-classifying them is idempotent); no kernel ever reads past the end of
+//! the source.
 //!
 //! ```text
 //! for block in src:      store(dst, block); bad |= classify(block); or |= block
@@ -21,18 +21,37 @@
 //! facts = (or & 0x80.. == 0 ? ASCII : 0) | (bad == 0 ? JSON_SAFE : 0)
 //! ```
 //!
-//! Widths: SWAR (8 bytes in a `u64`, portable, what Miri runs and what short
-//! inputs use without dispatch), SSE2 (16), AVX2 (32) and AVX-512BW (64 with
-//! masked tails). There is no NEON variant yet: aarch64 uses SWAR (no test
-//! hardware here to validate one). `Str`s are mostly short, so the inline
-//! SWAR path below 32 bytes is what matters most; the wide kernels pay off
-//! for the long pieces of `format!`/`concat!`/`StrBuf`.
+//! The block loop is written once, [`copy_blocks`] (and the straight-line
+//! [`copy_short`] for 16..=64 bytes), generic over the crate's one
+//! [`Vector`] trait plus [`FactsVector`], the little that differs per
+//! instruction set: how a block's "bad byte" lanes are computed and how
+//! their OR is tested at the end, and whether the loop takes two blocks per
+//! iteration. Each level is a thin entry point that instantiates it:
 //!
-//! The vector kernels fold two of the three tests into one: `x ^ 0x02` maps
-//! `"` (0x22) to 0x20 and keeps 0x00..=0x1F in place, so "control or quote"
-//! is `(x ^ 0x02) <= 0x20`, computed as a saturating `0x21 - (x ^ 0x02)`
-//! that is non-zero exactly for those bytes (SSE2/AVX2: xor, subs, cmpeq
-//! for `\`, two ors per block), or one unsigned compare on AVX-512.
+//! ```text
+//! SWAR      8 bytes   portable, what Miri runs; its own straight-line
+//!                     code to 32 bytes (short inputs, no dispatch)
+//! SSE2     16 bytes   x86_64 baseline; `copy_short` inline for 16..=64 bytes
+//! AVX2     32 bytes   two blocks per iteration
+//! AVX-512  64 bytes   below 128 bytes: AVX2; overlapping (not masked) tail
+//! NEON     16 bytes   aarch64 baseline; two blocks per iteration,
+//!                     `copy_short` inline for 16..=64 bytes
+//! ```
+//!
+//! `Str`s are mostly short, so the inline paths (SWAR below 16 bytes, or 32
+//! where no vector is baseline; `copy_short` to 64) are what matters most;
+//! the wide kernels pay off for the long pieces of `format!`/`concat!`/
+//! `StrBuf`.
+//!
+//! The SSE2/AVX2 kernels fold two of the three tests into one: `x ^ 0x02`
+//! maps `"` (0x22) to 0x20 and keeps 0x00..=0x1F in place, so "control or
+//! quote" is `(x ^ 0x02) <= 0x20`, computed as a saturating `0x21 - (x ^
+//! 0x02)` that is non-zero exactly for those bytes (xor, subs, cmpeq for
+//! `\`, two ors per block: one op fewer than the `min`-and-compare an
+//! unsigned `<=` costs there). AVX-512 uses the crate's vector form of the
+//! test, `class::special_lanes` (the same `x ^ 0x02` compared into a `k`
+//! mask); NEON the SSE2 form (see its `FactsVector` impl for why), SWAR
+//! its own [`swar_bad`].
 //!
 //! The SWAR "bad byte" test uses the same folding with the classic
 //! exact-for-any formulas:
@@ -42,6 +61,8 @@
 //! matches, which is all an accumulator needs.
 
 use super::dispatch::{Dispatch, KernelTable};
+use super::vector::swar::Swar;
+use super::vector::Vector;
 use super::Kernel;
 
 /// Fact bit: every byte is ASCII.
@@ -92,6 +113,8 @@ static SSE2: FactsKernel = FactsKernel { copy: x86::sse2 };
 static AVX2: FactsKernel = FactsKernel { copy: x86::avx2 };
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 static AVX512: FactsKernel = FactsKernel { copy: x86::avx512 };
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+static NEON: FactsKernel = FactsKernel { copy: neon::neon };
 
 impl KernelTable for FactsKernel {
     #[inline(always)]
@@ -104,7 +127,9 @@ impl KernelTable for FactsKernel {
             Kernel::Avx2 => Some(&AVX2),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             Kernel::Avx512 => Some(&AVX512),
-            // No NEON kernel yet: SWAR.
+            #[cfg(all(target_arch = "aarch64", not(miri)))]
+            Kernel::Neon => Some(&NEON),
+            // SWAR itself, and levels this build has no kernel for.
             _ => Some(&SWAR),
         }
     }
@@ -124,8 +149,9 @@ const SHORT: usize = 32;
 /// Copy `src` to `dst` and return the facts of the copied bytes.
 ///
 /// Always inlined: short inputs (the common case for `format!` pieces) run
-/// the SWAR path in place, without a call; longer ones make one indirect
-/// call to the dispatched kernel.
+/// the SWAR path or, up to 64 bytes, [`copy_short`] (x86_64, aarch64) in
+/// place, without a call; longer ones make one call to the dispatched
+/// kernel (indirect in a portable x86_64 build).
 ///
 /// # Safety
 /// `dst` must be valid for writes of `src.len()` bytes and must not overlap
@@ -139,6 +165,12 @@ pub(crate) unsafe fn copy_classify(src: &[u8], dst: *mut u8) -> u8 {
         // pieces, which saves the indirect call `format!` pays per piece.
         // SAFETY: forwarded caller contract; 16 <= n <= 64.
         return unsafe { x86::sse2_short(src.as_ptr(), n, dst) };
+    }
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    if (16..=64).contains(&n) {
+        // NEON is baseline on aarch64: the same straight-line path.
+        // SAFETY: forwarded caller contract; 16 <= n <= 64.
+        return unsafe { neon::neon_short(src.as_ptr(), n, dst) };
     }
     if n < SHORT {
         // SAFETY: forwarded caller contract.
@@ -162,7 +194,7 @@ unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
         super::dispatch::by_build_kernel!(
             avx512 => x86::avx512(p, n, dst),
             avx2 => x86::avx2(p, n, dst),
-            neon => swar(p, n, dst),
+            neon => neon::neon(p, n, dst),
             // The hot path keeps no frame: a table already chosen is a
             // tail jump, detection (once) is a cold tail call of its own.
             runtime => match COPY.chosen() {
@@ -202,8 +234,7 @@ pub(crate) fn classify(src: &[u8]) -> u8 {
 }
 
 /// Copy and classify with a forced kernel (tests and benchmarks). Kernels
-/// this build or CPU cannot run fall back to SWAR, and `Neon` (not written
-/// yet) runs SWAR too.
+/// this build or CPU cannot run fall back to SWAR.
 ///
 /// # Panics
 /// If `dst` is shorter than `src`.
@@ -309,40 +340,247 @@ unsafe fn swar(src: *const u8, len: usize, dst: *mut u8) -> u8 {
             return swar_facts(or, bad);
         }
     }
-    let mut or = 0u64;
-    let mut bad = 0u64;
-    let mut i = 0;
-    while i + 8 <= len {
-        // SAFETY: `i + 8 <= len`.
-        unsafe {
-            let w = src.add(i).cast::<u64>().read_unaligned();
-            dst.add(i).cast::<u64>().write_unaligned(w);
-            or |= w;
-            bad |= swar_bad(w);
-        }
-        i += 8;
+    // SAFETY: 32 < len; the rest forwarded.
+    unsafe { copy_blocks::<Swar>(src, len, dst) }
+}
+
+/// The SWAR form of the "bad byte" test, [`swar_bad`]: non-zero iff some
+/// byte is bad (lanes above a true hit may be flagged spuriously, which an
+/// accumulator does not mind).
+impl FactsVector for Swar {
+    const UNROLL: bool = false;
+    #[inline(always)]
+    unsafe fn no_bad() -> u64 {
+        0
     }
-    if i < len {
-        // SAFETY: len >= 8, so the last 8 bytes are in bounds; they overlap
-        // bytes already copied, which are rewritten with the same values.
-        unsafe {
-            let w = src.add(len - 8).cast::<u64>().read_unaligned();
-            dst.add(len - 8).cast::<u64>().write_unaligned(w);
-            or |= w;
-            bad |= swar_bad(w);
-        }
+    #[inline(always)]
+    fn bad(self) -> u64 {
+        swar_bad(self.0)
     }
-    swar_facts(or, bad)
+}
+
+#[inline(always)]
+fn facts(ascii: bool, safe: bool) -> u8 {
+    (if ascii { ASCII } else { 0 }) | (if safe { JSON_SAFE } else { 0 })
+}
+
+/// What the facts kernel needs of a [`Vector`] beyond the shared
+/// operations: the per-block "bad byte" lanes, the test of their OR, and
+/// the loop's unrolling. Implemented next to each entry point (`x86`,
+/// `neon` below); every method is `#[inline(always)]`, so the generic body
+/// inlines with the entry point's target features.
+trait FactsVector: Vector {
+    /// [`copy_blocks`] copies two blocks per iteration (both loads, then
+    /// both stores), then one more block if it fits.
+    const UNROLL: bool;
+
+    /// An accumulator with no bad lane (what [`FactsVector::clean`] is
+    /// true of).
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set.
+    unsafe fn no_bad() -> Self::Mask;
+
+    /// A mask, possibly loose (any non-zero lane value), of the lanes whose
+    /// byte is `"`, `\` or < 0x20; ORed into the accumulator with
+    /// [`Vector::mask_or`]. The default is the exact
+    /// `class::special_lanes`.
+    #[inline(always)]
+    fn bad(self) -> Self::Mask {
+        super::class::special_lanes(self)
+    }
+
+    /// Whether an OR of [`FactsVector::bad`] masks has no bad lane. The
+    /// default reads [`Vector::bits`], right for exact masks.
+    #[inline(always)]
+    fn clean(acc: Self::Mask) -> bool {
+        Self::bits(acc) == 0
+    }
+}
+
+/// The facts of a copy whose blocks ORed to `or` and whose bad lanes ORed
+/// to `bad`.
+#[inline(always)]
+fn reduce<V: FactsVector>(or: V, bad: V::Mask) -> u8 {
+    facts(or.high_bits() == 0, V::clean(bad))
+}
+
+/// The block loop, written once for every width (SWAR's too):
+/// `W`-byte blocks (two per iteration with
+/// [`FactsVector::UNROLL`]), each stored at once and ORed into the two
+/// accumulators, then the last `W` bytes again as an overlapping tail.
+///
+/// # Safety
+/// The CPU supports `V`; `len >= V::W`; `src` readable and `dst` writable
+/// for `len` bytes, not overlapping.
+#[inline(always)]
+unsafe fn copy_blocks<V: FactsVector>(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+    debug_assert!(len >= V::W);
+    let w = V::W;
+    // SAFETY: the CPU supports V per the caller; every access is at `i`
+    // with `i + W <= len` (`i + 2W <= len` for the pairs), or at
+    // `len - W >= 0`.
+    unsafe {
+        let mut or = V::splat(0);
+        let mut bad = V::no_bad();
+        let mut step = |v: V| {
+            bad = V::mask_or(bad, v.bad());
+            or = or.or(v);
+        };
+        let mut i = 0;
+        if V::UNROLL {
+            while i + 2 * w <= len {
+                let a = V::load(src.add(i));
+                let b = V::load(src.add(i + w));
+                a.store(dst.add(i));
+                b.store(dst.add(i + w));
+                step(a);
+                step(b);
+                i += 2 * w;
+            }
+            if i + w <= len {
+                let v = V::load(src.add(i));
+                v.store(dst.add(i));
+                step(v);
+                i += w;
+            }
+        } else {
+            while i + w <= len {
+                let v = V::load(src.add(i));
+                v.store(dst.add(i));
+                step(v);
+                i += w;
+            }
+        }
+        if i < len {
+            let v = V::load(src.add(len - w));
+            v.store(dst.add(len - w));
+            step(v);
+        }
+        reduce(or, bad)
+    }
+}
+
+/// Copy + classify of `W..=4W` bytes, straight-line: blocks at 0, `W` and
+/// `2W` as far as they fit, plus the last `W` bytes (overlapping).
+///
+/// # Safety
+/// The CPU supports `V`; `W <= len <= 4W`; `src` readable and `dst`
+/// writable for `len` bytes, not overlapping.
+// Unused without a baseline vector (wasm32, Miri).
+#[cfg_attr(
+    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    allow(dead_code)
+)]
+#[inline(always)]
+unsafe fn copy_short<V: FactsVector>(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+    let w = V::W;
+    debug_assert!((w..=4 * w).contains(&len));
+    // SAFETY: the CPU supports V per the caller; every access starts at 0,
+    // W (len >= 2W), 2W (len >= 3W) or len - W, all in bounds.
+    unsafe {
+        let load = |o: usize| V::load(src.add(o));
+        let store = |o: usize, v: V| v.store(dst.add(o));
+        // Every load before any store: a store followed by a load whose
+        // address matches it modulo 4 KiB waits for the store on x86
+        // (4K aliasing), which made some source/destination address
+        // pairs 40 % slower (bimodal per process).
+        let a = load(0);
+        let t = load(len - w);
+        let b = if len >= 2 * w { load(w) } else { a };
+        let c = if len >= 3 * w { load(2 * w) } else { a };
+        store(0, a);
+        store(len - w, t);
+        if len >= 2 * w {
+            store(w, b);
+        }
+        if len >= 3 * w {
+            store(2 * w, c);
+        }
+        let or = a.or(t).or(b.or(c));
+        let bad = V::mask_or(V::mask_or(a.bad(), t.bad()), V::mask_or(b.bad(), c.bad()));
+        reduce(or, bad)
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86 {
-    use super::{swar, ASCII, JSON_SAFE};
+    use super::{copy_blocks, copy_short, swar, FactsVector};
+    use crate::simd::vector::x86::{Avx2, Avx512, Sse2};
     use std::arch::x86_64::*;
 
-    #[inline(always)]
-    fn facts(ascii: bool, safe: bool) -> u8 {
-        (if ascii { ASCII } else { 0 }) | (if safe { JSON_SAFE } else { 0 })
+    /// Non-zero lanes: `(v ^ 2) < 0x21` (controls, `"`) as a saturating
+    /// `0x21 - (v ^ 2)`; 0xFF lanes: `\`. One op shorter than
+    /// `class::special_lanes`, whose unsigned `<=` is a `min` and a compare
+    /// here; the lanes are loose, so [`FactsVector::clean`] compares with
+    /// zero.
+    impl FactsVector for Sse2 {
+        const UNROLL: bool = false;
+        #[inline(always)]
+        unsafe fn no_bad() -> Sse2 {
+            // SAFETY: SSE2 is baseline.
+            Sse2(unsafe { _mm_setzero_si128() })
+        }
+        #[inline(always)]
+        fn bad(self) -> Sse2 {
+            // SAFETY: SSE2 is baseline.
+            unsafe {
+                let cq = _mm_subs_epu8(
+                    _mm_set1_epi8(0x21),
+                    _mm_xor_si128(self.0, _mm_set1_epi8(0x02)),
+                );
+                Sse2(_mm_or_si128(
+                    cq,
+                    _mm_cmpeq_epi8(self.0, _mm_set1_epi8(b'\\' as i8)),
+                ))
+            }
+        }
+        #[inline(always)]
+        fn clean(acc: Sse2) -> bool {
+            // SAFETY: SSE2 is baseline.
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(acc.0, _mm_setzero_si128())) == 0xFFFF }
+        }
+    }
+
+    /// The SSE2 form at 32 bytes; the OR is tested with `vptest`.
+    impl FactsVector for Avx2 {
+        const UNROLL: bool = true;
+        #[inline(always)]
+        unsafe fn no_bad() -> Avx2 {
+            // SAFETY: AVX2 per the caller.
+            Avx2(unsafe { _mm256_setzero_si256() })
+        }
+        #[inline(always)]
+        fn bad(self) -> Avx2 {
+            // SAFETY: AVX2, since self exists.
+            unsafe {
+                let cq = _mm256_subs_epu8(
+                    _mm256_set1_epi8(0x21),
+                    _mm256_xor_si256(self.0, _mm256_set1_epi8(0x02)),
+                );
+                Avx2(_mm256_or_si256(
+                    cq,
+                    _mm256_cmpeq_epi8(self.0, _mm256_set1_epi8(b'\\' as i8)),
+                ))
+            }
+        }
+        #[inline(always)]
+        fn clean(acc: Avx2) -> bool {
+            // SAFETY: AVX2, since acc exists.
+            unsafe { _mm256_testz_si256(acc.0, acc.0) == 1 }
+        }
+    }
+
+    /// The defaults: `class::special_lanes` is two compares straight into
+    /// `k` masks here (`vpcmpltub` of `v ^ 2` against 0x21, `vpcmpeqb`
+    /// against `\`, the same code as the hand-written kernel had), and the
+    /// mask is exact.
+    impl FactsVector for Avx512 {
+        const UNROLL: bool = false;
+        #[inline(always)]
+        unsafe fn no_bad() -> u64 {
+            0
+        }
     }
 
     /// # Safety
@@ -353,89 +591,20 @@ mod x86 {
             // SAFETY: forwarded contract.
             return unsafe { swar(src, len, dst) };
         }
-        // SAFETY: SSE2 is baseline on x86_64; all loads/stores are at
-        // offsets `i` with `i + 16 <= len`, or at `len - 16 >= 0`.
-        unsafe {
-            let two = _mm_set1_epi8(0x02);
-            let lim = _mm_set1_epi8(0x21);
-            let bs = _mm_set1_epi8(b'\\' as i8);
-            let mut or = _mm_setzero_si128();
-            let mut bad = _mm_setzero_si128();
-            let step = |v: __m128i, or: &mut __m128i, bad: &mut __m128i| {
-                // Non-zero lanes: (v ^ 2) < 0x21 (controls, '"'); 0xFF: '\\'.
-                let cq = _mm_subs_epu8(lim, _mm_xor_si128(v, two));
-                let b = _mm_cmpeq_epi8(v, bs);
-                *bad = _mm_or_si128(*bad, _mm_or_si128(cq, b));
-                *or = _mm_or_si128(*or, v);
-            };
-            let mut i = 0;
-            while i + 16 <= len {
-                let v = _mm_loadu_si128(src.add(i).cast());
-                _mm_storeu_si128(dst.add(i).cast(), v);
-                step(v, &mut or, &mut bad);
-                i += 16;
-            }
-            if i < len {
-                let v = _mm_loadu_si128(src.add(len - 16).cast());
-                _mm_storeu_si128(dst.add(len - 16).cast(), v);
-                step(v, &mut or, &mut bad);
-            }
-            facts(
-                _mm_movemask_epi8(or) == 0,
-                _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xFFFF,
-            )
-        }
+        // SAFETY: SSE2 is baseline; 16 <= len; the rest forwarded.
+        unsafe { copy_blocks::<Sse2>(src, len, dst) }
     }
 
-    /// SSE2 copy + classify of 16..=64 bytes, straight-line: blocks at 0, 16
-    /// and 32 as far as they fit, plus the last 16 bytes (overlapping).
+    /// SSE2 copy + classify of 16..=64 bytes, straight-line (see
+    /// [`copy_short`]).
     ///
     /// # Safety
     /// `16 <= len <= 64`; `src` readable and `dst` writable for `len`
     /// bytes, not overlapping.
     #[inline(always)]
     pub(super) unsafe fn sse2_short(src: *const u8, len: usize, dst: *mut u8) -> u8 {
-        debug_assert!((16..=64).contains(&len));
-        // SAFETY: SSE2 is baseline on x86_64; every 16-byte access starts at
-        // 0, 16 (len >= 32), 32 (len >= 48) or len - 16, all in bounds.
-        unsafe {
-            let two = _mm_set1_epi8(0x02);
-            let lim = _mm_set1_epi8(0x21);
-            let bs = _mm_set1_epi8(b'\\' as i8);
-            let load = |o: usize| _mm_loadu_si128(src.add(o).cast());
-            let store = |o: usize, v: __m128i| _mm_storeu_si128(dst.add(o).cast(), v);
-            let bad_of = |v: __m128i| {
-                _mm_or_si128(
-                    _mm_subs_epu8(lim, _mm_xor_si128(v, two)),
-                    _mm_cmpeq_epi8(v, bs),
-                )
-            };
-            // Every load before any store: a store followed by a load whose
-            // address matches it modulo 4 KiB waits for the store on x86
-            // (4K aliasing), which made some source/destination address
-            // pairs 40 % slower (bimodal per process).
-            let a = load(0);
-            let t = load(len - 16);
-            let b = if len >= 32 { load(16) } else { a };
-            let c = if len >= 48 { load(32) } else { a };
-            store(0, a);
-            store(len - 16, t);
-            if len >= 32 {
-                store(16, b);
-            }
-            if len >= 48 {
-                store(32, c);
-            }
-            let or = _mm_or_si128(_mm_or_si128(a, t), _mm_or_si128(b, c));
-            let bad = _mm_or_si128(
-                _mm_or_si128(bad_of(a), bad_of(t)),
-                _mm_or_si128(bad_of(b), bad_of(c)),
-            );
-            facts(
-                _mm_movemask_epi8(or) == 0,
-                _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xFFFF,
-            )
-        }
+        // SAFETY: SSE2 is baseline; the rest forwarded.
+        unsafe { copy_short::<Sse2>(src, len, dst) }
     }
 
     /// # Safety
@@ -448,50 +617,8 @@ mod x86 {
             // SAFETY: forwarded contract.
             return unsafe { swar(src, len, dst) };
         }
-        // SAFETY: AVX2 is enabled by the caller's contract; every access is
-        // at `i` with `i + 32 <= len`, or at `len - 32 >= 0`.
-        unsafe {
-            let two = _mm256_set1_epi8(0x02);
-            let lim = _mm256_set1_epi8(0x21);
-            let bs = _mm256_set1_epi8(b'\\' as i8);
-            let mut or = _mm256_setzero_si256();
-            let mut bad = _mm256_setzero_si256();
-            macro_rules! step {
-                ($v:expr) => {{
-                    let v = $v;
-                    // Non-zero lanes: (v ^ 2) < 0x21 (controls, '"'); '\\'.
-                    let cq = _mm256_subs_epu8(lim, _mm256_xor_si256(v, two));
-                    let b = _mm256_cmpeq_epi8(v, bs);
-                    bad = _mm256_or_si256(bad, _mm256_or_si256(cq, b));
-                    or = _mm256_or_si256(or, v);
-                }};
-            }
-            let mut i = 0;
-            while i + 64 <= len {
-                let a = _mm256_loadu_si256(src.add(i).cast());
-                let b = _mm256_loadu_si256(src.add(i + 32).cast());
-                _mm256_storeu_si256(dst.add(i).cast(), a);
-                _mm256_storeu_si256(dst.add(i + 32).cast(), b);
-                step!(a);
-                step!(b);
-                i += 64;
-            }
-            if i + 32 <= len {
-                let v = _mm256_loadu_si256(src.add(i).cast());
-                _mm256_storeu_si256(dst.add(i).cast(), v);
-                step!(v);
-                i += 32;
-            }
-            if i < len {
-                let v = _mm256_loadu_si256(src.add(len - 32).cast());
-                _mm256_storeu_si256(dst.add(len - 32).cast(), v);
-                step!(v);
-            }
-            facts(
-                _mm256_movemask_epi8(or) == 0,
-                _mm256_testz_si256(bad, bad) == 1,
-            )
-        }
+        // SAFETY: AVX2 per the caller; 32 <= len; the rest forwarded.
+        unsafe { copy_blocks::<Avx2>(src, len, dst) }
     }
 
     /// # Safety
@@ -512,37 +639,80 @@ mod x86 {
             // SAFETY: forwarded contract; AVX2 is available (see above).
             return unsafe { avx2(src, len, dst) };
         }
-        // SAFETY: AVX-512F/BW enabled by the caller's contract. Full blocks
-        // are at `i + 64 <= len`, the tail block at `len - 64 >= 64`: all in
-        // bounds.
-        unsafe {
-            let two = _mm512_set1_epi8(0x02);
-            let lim = _mm512_set1_epi8(0x21);
-            let bs = _mm512_set1_epi8(b'\\' as i8);
-            let mut or = _mm512_setzero_si512();
-            let mut bad: u64 = 0;
-            let mut i = 0;
-            while i + 64 <= len {
-                let v = _mm512_loadu_si512(src.add(i).cast());
-                _mm512_storeu_si512(dst.add(i).cast(), v);
-                bad |= _mm512_cmplt_epu8_mask(_mm512_xor_si512(v, two), lim)
-                    | _mm512_cmpeq_epi8_mask(v, bs);
-                or = _mm512_or_si512(or, v);
-                i += 64;
-            }
-            if i < len {
-                // The last 64 bytes again (len >= 128: in bounds), not a
-                // masked load and store: those cost ~40 % of a 200-byte
-                // copy on Zen 5. Bytes seen twice change neither fact.
-                let at = len - 64;
-                let v = _mm512_loadu_si512(src.add(at).cast());
-                _mm512_storeu_si512(dst.add(at).cast(), v);
-                bad |= _mm512_cmplt_epu8_mask(_mm512_xor_si512(v, two), lim)
-                    | _mm512_cmpeq_epi8_mask(v, bs);
-                or = _mm512_or_si512(or, v);
-            }
-            facts(_mm512_movepi8_mask(or) == 0, bad == 0)
+        // The tail is the last 64 bytes again (len >= 128: in bounds), not
+        // a masked load and store: those cost ~40 % of a 200-byte copy on
+        // Zen 5. Bytes seen twice change neither fact.
+        // SAFETY: AVX-512F/BW per the caller; 128 <= len; the rest
+        // forwarded.
+        unsafe { copy_blocks::<Avx512>(src, len, dst) }
+    }
+}
+
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+mod neon {
+    use super::{copy_blocks, copy_short, swar, FactsVector};
+    use crate::simd::vector::neon::Neon;
+    use crate::simd::vector::Vector;
+    use core::arch::aarch64::*;
+
+    /// The SSE2 form (`uqsub`, `cmeq`): `class::special_lanes` costs the
+    /// same four ops here (NEON has an unsigned compare), but LLVM ORs its
+    /// two compare masks as booleans and re-widens them in the loop (`shl
+    /// #7`, `cmlt #0`: two more ops per pair of blocks). The lanes are
+    /// loose, so [`FactsVector::clean`] takes the maximum of the four
+    /// 32-bit lanes instead of `shrn #4` (which drops bits 0..4 of every
+    /// other byte). Two blocks per iteration become `ldp`/`stp` pairs.
+    impl FactsVector for Neon {
+        const UNROLL: bool = true;
+        #[inline(always)]
+        unsafe fn no_bad() -> Neon {
+            // SAFETY: NEON per the caller.
+            unsafe { Neon::splat(0) }
         }
+        #[inline(always)]
+        fn bad(self) -> Neon {
+            // SAFETY: NEON is baseline.
+            unsafe {
+                let cq = vqsubq_u8(vdupq_n_u8(0x21), veorq_u8(self.0, vdupq_n_u8(0x02)));
+                Neon(vorrq_u8(cq, vceqq_u8(self.0, vdupq_n_u8(b'\\'))))
+            }
+        }
+        #[inline(always)]
+        fn clean(acc: Neon) -> bool {
+            // SAFETY: NEON is baseline.
+            unsafe { vmaxvq_u32(vreinterpretq_u32_u8(acc.0)) == 0 }
+        }
+    }
+
+    /// # Safety
+    /// `src` readable and `dst` writable for `len` bytes, not overlapping
+    /// (NEON is baseline on aarch64).
+    // Never inlined, like the x86 `avx2`/`avx512`: builds on aarch64 always
+    // guarantee NEON, so `copy_classify_long` calls this by name, where
+    // inlining let LLVM's loop-idiom pass split the x86 copies into a
+    // `memcpy` plus a second pass. (With plain `#[inline]` rustc 1.95
+    // keeps it out of line anyway; this makes sure it stays so.)
+    #[inline(never)]
+    #[target_feature(enable = "neon")]
+    pub(super) unsafe fn neon(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+        if len < 16 {
+            // SAFETY: forwarded contract.
+            return unsafe { swar(src, len, dst) };
+        }
+        // SAFETY: NEON is enabled here; 16 <= len; the rest forwarded.
+        unsafe { copy_blocks::<Neon>(src, len, dst) }
+    }
+
+    /// NEON copy + classify of 16..=64 bytes, straight-line (see
+    /// [`copy_short`]).
+    ///
+    /// # Safety
+    /// `16 <= len <= 64`; `src` readable and `dst` writable for `len`
+    /// bytes, not overlapping.
+    #[inline(always)]
+    pub(super) unsafe fn neon_short(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+        // SAFETY: NEON is baseline; the rest forwarded.
+        unsafe { copy_short::<Neon>(src, len, dst) }
     }
 }
 
@@ -685,6 +855,99 @@ mod tests {
                 assert_eq!(f, classify_scalar(&v));
                 assert_eq!(dst, v);
                 assert_eq!(classify(&v), classify_scalar(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_runs_its_own_kernel() {
+        // The tests above loop over `Kernel::available()`; this makes sure
+        // each vector level there is its own kernel, not the SWAR fallback
+        // (NEON on aarch64, SSE2/AVX2/AVX-512 on x86_64).
+        for kernel in Kernel::available() {
+            let table = super::super::dispatch::for_kernel::<FactsKernel>(kernel);
+            let is_swar = table.is_some_and(|t| std::ptr::eq(t, &SWAR));
+            assert_eq!(is_swar, kernel == Kernel::Swar, "kernel {kernel}");
+        }
+        #[cfg(all(target_arch = "aarch64", not(miri)))]
+        assert!(Kernel::available().any(|k| k == Kernel::Neon));
+    }
+
+    /// Source and destination both end right at a `PROT_NONE` page, so
+    /// any read past the source or write past the destination faults:
+    /// every kernel this CPU runs and the inline paths, every length to
+    /// 300 (all tails of every width, the AVX-512 and unrolled cut-overs),
+    /// with a special byte last.
+    #[test]
+    #[cfg(all(unix, not(miri)))]
+    fn guard_pages_every_kernel_and_length() {
+        /// Two mappings, each one read/write page followed by a
+        /// `PROT_NONE` one.
+        struct Guarded {
+            base: *mut u8,
+            page: usize,
+        }
+        impl Guarded {
+            fn new() -> Guarded {
+                // SAFETY: sysconf has no preconditions.
+                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+                // SAFETY: a fresh anonymous private mapping of two pages;
+                // checked below.
+                let base = unsafe {
+                    libc::mmap(
+                        std::ptr::null_mut(),
+                        2 * page,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                        -1,
+                        0,
+                    )
+                };
+                assert_ne!(base, libc::MAP_FAILED);
+                let base = base as *mut u8;
+                // SAFETY: the second page belongs to the mapping just made.
+                let rc = unsafe { libc::mprotect(base.add(page).cast(), page, libc::PROT_NONE) };
+                assert_eq!(rc, 0);
+                Guarded { base, page }
+            }
+            /// The `len` bytes that end at the guard page.
+            fn tail(&mut self, len: usize) -> &mut [u8] {
+                assert!(len <= self.page);
+                // SAFETY: the `len` bytes before the guard page lie in the
+                // read/write page, reachable only through `&mut self`.
+                unsafe { std::slice::from_raw_parts_mut(self.base.add(self.page - len), len) }
+            }
+        }
+        impl Drop for Guarded {
+            fn drop(&mut self) {
+                // SAFETY: unmaps exactly the mapping made in `new`.
+                unsafe { libc::munmap(self.base.cast(), 2 * self.page) };
+            }
+        }
+
+        let (mut src_map, mut dst_map) = (Guarded::new(), Guarded::new());
+        for len in 0..=300usize {
+            for last in [b'x', b'"', b'\\', 0x1F, 0xC3] {
+                let mut v: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                if let Some(l) = v.last_mut() {
+                    *l = last;
+                }
+                let want = classify_scalar(&v);
+                src_map.tail(len).copy_from_slice(&v);
+                let src: &[u8] = src_map.tail(len);
+                for kernel in Kernel::available() {
+                    let dst = dst_map.tail(len);
+                    dst.fill(0);
+                    let got = copy_classify_with_kernel(kernel, src, dst);
+                    assert_eq!(got, want, "kernel {kernel}, len {len}");
+                    assert_eq!(&dst[..], &v[..], "kernel {kernel} copy, len {len}");
+                }
+                let dst = dst_map.tail(len);
+                dst.fill(0);
+                // SAFETY: `dst` holds `len` writable bytes of another mapping.
+                let got = unsafe { copy_classify(src, dst.as_mut_ptr()) };
+                assert_eq!(got, want, "inline, len {len}");
+                assert_eq!(&dst[..], &v[..], "inline copy, len {len}");
             }
         }
     }
