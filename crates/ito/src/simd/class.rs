@@ -23,8 +23,9 @@ pub(crate) const fn is_special(b: u8) -> bool {
 /// The lanes of `v` that [`is_special`], in vector form: `(v ^ 2) <= 0x20`
 /// catches the controls and `"` (0x22 becomes 0x20) in one unsigned compare,
 /// `== '\'` the backslash. SWAR has the cheaper [`swar_special`] instead.
-// Used on x86_64 so far (the AVX-512 escaper, the inline `Str` classifier);
-// the fact scan is the next user.
+// Users: the AVX-512 escaper, the inline `Str` classifier, the AVX-512
+// facts kernel (SSE2/AVX2/NEON facts keep a saturating-subtract form that
+// is one operation shorter).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn special_lanes<V: Vector>(v: V) -> V::Mask {

@@ -4,11 +4,12 @@
 //! in-bounds partial loads and stores, splat, byte arithmetic, compares
 //! into a per-level mask, mask bits), and one type per instruction set that
 //! implements it (`x86::{Sse2, Avx2, Avx512}`, `neon::Neon`, `swar::Swar`).
-//! The JSON and hex kernels are generic code over it, each adding a small
-//! extension trait for what only it needs (`json::Block`: the tail splice
-//! and AVX-512's own escaper; `hex::HexVector`: the nibble shuffles), and
-//! `class.rs` holds the one special-byte test in scalar, SWAR and vector
-//! form.
+//! The JSON, hex and `Str` facts kernels are generic code over it, each
+//! adding a small extension trait for what only it needs (`json::Block`:
+//! the tail splice and AVX-512's own escaper; `hex::HexVector`: the nibble
+//! shuffles; `facts::FactsVector`: the unroll and the bad-byte
+//! accumulator), and `class.rs` holds the one special-byte test in scalar,
+//! SWAR and vector form.
 //!
 //! Every codec with a vector kernel (JSON escaping/unescaping, hex, the
 //! fact scan behind `Str`) is instantiated once per instruction-set level

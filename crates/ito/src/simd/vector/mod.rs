@@ -3,8 +3,8 @@
 //!
 //! A kernel is generic code over [`Vector`] (plus, where a codec needs an
 //! operation only some instruction sets do well, a small extension trait of
-//! its own: `json::Block`, `hex::HexVector`), instantiated inside a
-//! `#[target_feature]` entry point per level:
+//! its own: `json::Block`, `hex::HexVector`, `facts::FactsVector`),
+//! instantiated inside a `#[target_feature]` entry point per level:
 //!
 //! ```text
 //! x86::Sse2    16 bytes  __m128i   masks: vectors, movemask (1 bit/lane)
