@@ -373,7 +373,8 @@ impl Lead {
     pub(crate) const COMMA: Lead = Lead(b',');
     pub(crate) const BRACE: Lead = Lead(b'{');
 
-    /// `NONE` for the first key, `COMMA` after it.
+    /// `NONE` for the first key, `COMMA` after it (the serializer's maps).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn after(first: bool) -> Lead {
         if first {

@@ -881,49 +881,7 @@ mod tests {
     #[test]
     #[cfg(all(unix, not(miri)))]
     fn guard_pages_every_kernel_and_length() {
-        /// Two mappings, each one read/write page followed by a
-        /// `PROT_NONE` one.
-        struct Guarded {
-            base: *mut u8,
-            page: usize,
-        }
-        impl Guarded {
-            fn new() -> Guarded {
-                // SAFETY: sysconf has no preconditions.
-                let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
-                // SAFETY: a fresh anonymous private mapping of two pages;
-                // checked below.
-                let base = unsafe {
-                    libc::mmap(
-                        std::ptr::null_mut(),
-                        2 * page,
-                        libc::PROT_READ | libc::PROT_WRITE,
-                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                        -1,
-                        0,
-                    )
-                };
-                assert_ne!(base, libc::MAP_FAILED);
-                let base = base as *mut u8;
-                // SAFETY: the second page belongs to the mapping just made.
-                let rc = unsafe { libc::mprotect(base.add(page).cast(), page, libc::PROT_NONE) };
-                assert_eq!(rc, 0);
-                Guarded { base, page }
-            }
-            /// The `len` bytes that end at the guard page.
-            fn tail(&mut self, len: usize) -> &mut [u8] {
-                assert!(len <= self.page);
-                // SAFETY: the `len` bytes before the guard page lie in the
-                // read/write page, reachable only through `&mut self`.
-                unsafe { std::slice::from_raw_parts_mut(self.base.add(self.page - len), len) }
-            }
-        }
-        impl Drop for Guarded {
-            fn drop(&mut self) {
-                // SAFETY: unmaps exactly the mapping made in `new`.
-                unsafe { libc::munmap(self.base.cast(), 2 * self.page) };
-            }
-        }
+        use crate::simd::guard::Guarded;
 
         let (mut src_map, mut dst_map) = (Guarded::new(), Guarded::new());
         for len in 0..=300usize {

@@ -44,6 +44,8 @@ pub(crate) mod escape;
 pub(crate) mod facts;
 pub(crate) mod fault;
 pub(crate) mod group;
+#[cfg(all(test, unix))]
+pub(crate) mod guard;
 pub(crate) mod hex;
 pub(crate) mod json;
 pub(crate) mod utf8;

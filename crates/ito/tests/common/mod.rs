@@ -22,6 +22,7 @@
 pub(crate) mod alloc;
 pub(crate) mod collide;
 #[cfg(unix)]
+#[path = "../../src/simd/guard.rs"]
 pub(crate) mod guard;
 #[cfg(loom)]
 pub(crate) mod loom_model;

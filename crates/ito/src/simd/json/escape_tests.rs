@@ -7,81 +7,8 @@
 //! growth paths and the no-growth fast paths run.
 
 use super::{escape_reference, kernels_for, Kernels};
+use crate::simd::guard::Guarded;
 use crate::Kernel;
-
-/// One read/write page followed by a `PROT_NONE` one.
-#[cfg(not(miri))]
-struct Guarded {
-    base: *mut u8,
-    page: usize,
-}
-
-#[cfg(not(miri))]
-impl Guarded {
-    fn new() -> Guarded {
-        // SAFETY: sysconf has no preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
-        // SAFETY: a fresh anonymous private mapping of two pages; checked.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                2 * page,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        assert_ne!(base, libc::MAP_FAILED);
-        // SAFETY: the second page belongs to the mapping just made.
-        let rc =
-            unsafe { libc::mprotect((base as *mut u8).add(page) as *mut _, page, libc::PROT_NONE) };
-        assert_eq!(rc, 0);
-        Guarded {
-            base: base as *mut u8,
-            page,
-        }
-    }
-
-    /// `bytes` copied so that they end right at the guard page.
-    fn place(&mut self, bytes: &[u8]) -> &[u8] {
-        assert!(bytes.len() <= self.page);
-        // SAFETY: the bytes before the guard page lie in the read/write page
-        // and are reachable only through this `&mut self` borrow.
-        let tail = unsafe {
-            std::slice::from_raw_parts_mut(self.base.add(self.page - bytes.len()), bytes.len())
-        };
-        tail.copy_from_slice(bytes);
-        tail
-    }
-}
-
-#[cfg(not(miri))]
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        // SAFETY: unmaps exactly the mapping made in `new`.
-        unsafe { libc::munmap(self.base as *mut _, 2 * self.page) };
-    }
-}
-
-/// Under Miri (which has no `mmap`): each input in an allocation of
-/// exactly its size, where Miri reports any read past the end itself.
-#[cfg(miri)]
-struct Guarded {
-    last: Box<[u8]>,
-}
-
-#[cfg(miri)]
-impl Guarded {
-    fn new() -> Guarded {
-        Guarded { last: Box::new([]) }
-    }
-
-    fn place(&mut self, bytes: &[u8]) -> &[u8] {
-        self.last = bytes.into();
-        &self.last
-    }
-}
 
 /// Every available level's table, by name.
 fn tables() -> Vec<(Kernel, &'static Kernels)> {

@@ -74,7 +74,7 @@ use crate::simd::vector::Vector;
 use crate::Kernel;
 
 pub(crate) mod bytes;
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod escape_tests;
 #[cfg(target_arch = "aarch64")]
 mod neon;

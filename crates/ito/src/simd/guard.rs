@@ -1,14 +1,22 @@
-//! Guard-page buffers: one read/write page followed by a page mapped
-//! `PROT_NONE`. Bytes placed so that they end right at the guard page make
-//! any read or write past their end fault, even by one byte, even where the
-//! same page would otherwise have been readable.
+//! Guard-page buffers for tests: one read/write page followed by a page
+//! mapped `PROT_NONE`. Bytes placed so that they end right at the guard
+//! page make any read or write past their end fault, even by one byte, even
+//! where the same page would otherwise have been readable.
+//!
+//! The one copy for the crate's unit tests (`simd::guard`) and its
+//! integration tests (`tests/common/mod.rs` includes this file by path).
+//! Under Miri, which has no `mmap`, each buffer is a heap allocation of
+//! exactly the requested size, where Miri reports any access past the end
+//! itself.
 
 /// One read/write page and a `PROT_NONE` page after it, unmapped on drop.
+#[cfg(not(miri))]
 pub(crate) struct Guarded {
     base: *mut u8,
     page: usize,
 }
 
+#[cfg(not(miri))]
 impl Guarded {
     /// Maps the two pages. Panics if the mapping fails.
     pub(crate) fn new() -> Guarded {
@@ -56,10 +64,38 @@ impl Guarded {
     }
 }
 
+#[cfg(not(miri))]
 impl Drop for Guarded {
     fn drop(&mut self) {
         // SAFETY: unmapping exactly the mapping made in `new`, whose slices
         // cannot outlive this value.
         unsafe { libc::munmap(self.base as *mut _, 2 * self.page) };
+    }
+}
+
+/// Miri's stand-in: an exact-size heap buffer (kept while the length stays
+/// the same, like the mapping's bytes).
+#[cfg(miri)]
+pub(crate) struct Guarded {
+    buf: Box<[u8]>,
+}
+
+#[cfg(miri)]
+impl Guarded {
+    pub(crate) fn new() -> Guarded {
+        Guarded { buf: Box::new([]) }
+    }
+
+    pub(crate) fn tail(&mut self, len: usize) -> &mut [u8] {
+        if self.buf.len() != len {
+            self.buf = vec![0; len].into_boxed_slice();
+        }
+        &mut self.buf
+    }
+
+    pub(crate) fn place(&mut self, bytes: &[u8]) -> &[u8] {
+        let tail = self.tail(bytes.len());
+        tail.copy_from_slice(bytes);
+        tail
     }
 }
