@@ -136,3 +136,43 @@ fn dense_and_growing_inputs() {
         }
     }
 }
+
+/// Long inputs written at every output offset modulo 64 (a prefix of
+/// 0..64 bytes), with an escape at every position of the first 140 bytes:
+/// the AVX-512 kernel's first block of a long input stops where the output
+/// reaches the 64-byte grid, so its cut moves with the offset.
+#[test]
+fn long_inputs_at_every_output_offset() {
+    let tables = tables();
+    let mut g = Guarded::new();
+    let lens: &[usize] = if cfg!(miri) { &[300] } else { &[257, 300, 520] };
+    let prefixes = if cfg!(miri) { 0..4 } else { 0..64 };
+    for &len in lens {
+        for pos in 0..140 {
+            let mut input = text(len);
+            input[pos] = [b'"', 0x01, b'\\', b'\n'][pos % 4];
+            let input = g.place(&input);
+            let mut want = Vec::new();
+            escape_reference(&mut want, input);
+            for prefix in prefixes.clone() {
+                for &(k, t) in &tables {
+                    let mut got = Vec::with_capacity(prefix + 8 * len + 256);
+                    got.resize(prefix, b'.');
+                    // SAFETY: `kernels_for` only returns tables this CPU runs.
+                    unsafe { (t.quote)(&mut got, input) };
+                    assert_eq!(
+                        got.len(),
+                        prefix + want.len() + 2,
+                        "{k} len {len} at {pos}, prefix {prefix}"
+                    );
+                    assert_eq!(
+                        got[prefix + 1..got.len() - 1],
+                        want[..],
+                        "{k} len {len} at {pos}, prefix {prefix}"
+                    );
+                    assert_eq!((got[prefix], got[got.len() - 1]), (b'"', b'"'));
+                }
+            }
+        }
+    }
+}
