@@ -1179,6 +1179,10 @@ macro_rules! kernels {
 
             /// # Safety
             /// The CPU must support the kernel's target features.
+            // Inlinable where the caller has the same features (a build
+            // that guarantees the level calls these by name): the AVX-512
+            // fast path then runs in the caller's loop.
+            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn escape(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
@@ -1186,6 +1190,10 @@ macro_rules! kernels {
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
+            // Inlinable where the caller has the same features (a build
+            // that guarantees the level calls these by name): the AVX-512
+            // fast path then runs in the caller's loop.
+            #[inline]
             $(#[target_feature(enable = $feature)])*
             pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
