@@ -191,7 +191,7 @@ unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
 /// # Safety
 /// AVX-512F+BW; `1 <= src.len() <= 64`; `dst` has that room.
 #[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let n = src.len();
     let q = QUOTES as usize;
@@ -242,7 +242,7 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
 /// # Safety
 /// The CPU must support AVX-512F+BW.
 #[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let n = src.len();
     let sp = src.as_ptr();
@@ -399,7 +399,7 @@ const DENSE: u32 = 8;
 /// [`Out`] cursor whose room invariant (see [`escape_masked`]) holds.
 #[cold]
 #[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn escape_block<const QUOTES: bool>(
     vec: *mut Vec<u8>,
     pos: *mut u8,
