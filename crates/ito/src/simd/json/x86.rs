@@ -17,7 +17,8 @@
 //! AVX-512 does not use the generic escape loop: [`escape_masked`] has a
 //! frameless path for 32..=128 clean bytes (two overlapping in-bounds
 //! loads), a one-block path for up to 64 bytes with escapes, and a general
-//! kernel of 64-byte blocks with a masked last block, where a block's
+//! kernel of 64-byte blocks (stores aligned to 64 bytes on long inputs,
+//! two blocks per step) with a masked last block, where a block's
 //! escapes are written in place (one 8-byte escape store and one masked
 //! store of the rest of the block per escape), never reloading the input.
 
@@ -248,7 +249,10 @@ unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let sp = src.as_ptr();
     let mut out = Out::new(dst, n + 2 * QUOTES as usize + SLACK);
     // SAFETY: the room invariant (established by the reserve) covers every
-    // store; loads are full blocks within src, then its last 1..=64 bytes.
+    // store, each a 64-byte block at the cursor; loads are full blocks
+    // within src (the aligning first one at 0 only when n > ALIGN_FROM,
+    // pairs only while more than 128 bytes remain), then its last 1..=64
+    // bytes.
     unsafe {
         open_quote::<QUOTES>(&mut out);
         let mut s = 0usize;
