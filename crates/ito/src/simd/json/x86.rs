@@ -263,13 +263,7 @@ unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
             let k = 64 - (out.pos as usize & 63);
             let v = Avx512::load(sp);
             v.store(out.pos);
-            let m = special_in(lanes(k), v);
-            if m == 0 {
-                out.pos = out.pos.add(k);
-            } else {
-                (out.pos, out.cap_end) =
-                    escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, sp, k, n);
-            }
+            stored_block::<QUOTES>(&mut out, special_in(lanes(k), v), sp, k, n);
             s = k;
         }
         // Two blocks per step while more than two remain: one branch for
@@ -282,46 +276,17 @@ unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
             if ma | mb == 0 {
                 out.pos = out.pos.add(128);
             } else {
-                if ma == 0 {
-                    out.pos = out.pos.add(64);
-                } else {
-                    (out.pos, out.cap_end) = escape_block::<QUOTES>(
-                        out.vec,
-                        out.pos,
-                        out.cap_end,
-                        ma,
-                        sp.add(s),
-                        64,
-                        n - s,
-                    );
-                }
+                stored_block::<QUOTES>(&mut out, ma, sp.add(s), 64, n - s);
+                // The first block's escapes moved the cursor: store again.
                 b.store(out.pos);
-                if mb == 0 {
-                    out.pos = out.pos.add(64);
-                } else {
-                    (out.pos, out.cap_end) = escape_block::<QUOTES>(
-                        out.vec,
-                        out.pos,
-                        out.cap_end,
-                        mb,
-                        sp.add(s + 64),
-                        64,
-                        n - s - 64,
-                    );
-                }
+                stored_block::<QUOTES>(&mut out, mb, sp.add(s + 64), 64, n - s - 64);
             }
             s += 128;
         }
         while n - s > 64 {
             let v = Avx512::load(sp.add(s));
             v.store(out.pos);
-            let m = special_in(!0, v);
-            if m == 0 {
-                out.pos = out.pos.add(64);
-            } else {
-                (out.pos, out.cap_end) =
-                    escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, sp.add(s), 64, n - s);
-            }
+            stored_block::<QUOTES>(&mut out, special_in(!0, v), sp.add(s), 64, n - s);
             s += 64;
         }
         if n > s {
@@ -371,12 +336,31 @@ unsafe fn last_block<const QUOTES: bool>(out: &mut Out<'_>, p: *const u8, len: u
     unsafe {
         let v = Avx512::load_partial(p, len, 0);
         v.store(out.pos);
-        let m = special_in(k, v);
+        stored_block::<QUOTES>(out, special_in(k, v), p, len, len);
+    }
+}
+
+/// Moves the cursor past a block of `len` bytes from `p`, already stored
+/// verbatim at `out.pos`: at once when it has no flagged lane (`m == 0`),
+/// otherwise through [`escape_block`]; `rest` is the input left from `p`.
+///
+/// # Safety
+/// As [`escape_block`], with `m` the block's flagged lanes (possibly none).
+#[inline(always)]
+unsafe fn stored_block<const QUOTES: bool>(
+    out: &mut Out<'_>,
+    m: u64,
+    p: *const u8,
+    len: usize,
+    rest: usize,
+) {
+    // SAFETY: per the caller.
+    unsafe {
         if m == 0 {
             out.pos = out.pos.add(len);
         } else {
             (out.pos, out.cap_end) =
-                escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, p, len, len);
+                escape_block::<QUOTES>(out.vec, out.pos, out.cap_end, m, p, len, rest);
         }
     }
 }
