@@ -78,7 +78,8 @@ impl Block for Avx512 {
 
     #[inline(always)]
     unsafe fn escape_whole<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) -> bool {
-        // SAFETY: the caller guarantees AVX-512F+BW.
+        // SAFETY: the caller guarantees AVX-512F+BW and POPCNT (the
+        // level's features).
         unsafe { escape_masked::<QUOTES>(dst, src) };
         true
     }
@@ -130,7 +131,7 @@ unsafe fn special_in(k: u64, v: Avx512) -> u64 {
 /// A block with escapes first makes room for its growth too.
 ///
 /// # Safety
-/// The CPU must support AVX-512F+BW.
+/// The CPU must support AVX-512F+BW and POPCNT (the AVX-512 level).
 #[inline(always)]
 unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let n = src.len();
@@ -146,7 +147,7 @@ unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     // appended to one vector, than the one masked load the general kernel
     // uses; why was not established.)
     if n.wrapping_sub(32) > 128 - 32 || dst.capacity() - dst.len() < n + 2 * q + SLACK {
-        // SAFETY: AVX-512F+BW per the caller.
+        // SAFETY: AVX-512F+BW and POPCNT per the caller.
         return unsafe { escape_masked_any::<QUOTES>(dst, src) };
     }
     // SAFETY: 32 <= n <= 128, so every load lies within src (at 0 and
@@ -190,7 +191,7 @@ unsafe fn escape_masked<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
 /// growth needs more room, go to [`escape_masked_any`].
 ///
 /// # Safety
-/// AVX-512F+BW; `1 <= src.len() <= 64`; `dst` has that room.
+/// AVX-512F+BW and POPCNT; `1 <= src.len() <= 64`; `dst` has that room.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
@@ -204,7 +205,7 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
     let mut m = unsafe { special_in(all, v) };
     let escapes = m.count_ones();
     if escapes >= DENSE || dst.capacity() - dst.len() < n + 2 * q + 5 * escapes as usize + SLACK {
-        // SAFETY: AVX-512F+BW per the caller.
+        // SAFETY: AVX-512F+BW and POPCNT per the caller.
         return unsafe { escape_masked_any::<QUOTES>(dst, src) };
     }
     // SAFETY: the room checked above holds the 64-byte store after the
@@ -241,7 +242,7 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
 /// on a Xeon, bench/RESULTS.md, session 11).
 ///
 /// # Safety
-/// The CPU must support AVX-512F+BW.
+/// The CPU must support AVX-512F+BW and POPCNT.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 unsafe fn escape_masked_any<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
@@ -383,8 +384,9 @@ const DENSE: u32 = 8;
 /// few registers.
 ///
 /// # Safety
-/// AVX-512F+BW; `p..p + len` readable; `vec`, `pos` and `cap_end` a valid
-/// [`Out`] cursor whose room invariant (see [`escape_masked`]) holds.
+/// AVX-512F+BW and POPCNT; `p..p + len` readable; `vec`, `pos` and
+/// `cap_end` a valid [`Out`] cursor whose room invariant (see
+/// [`escape_masked`]) holds.
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
