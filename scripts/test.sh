@@ -13,6 +13,16 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 
+# The headline benchmark report (bench/src/bin/report.rs) in quick mode: a
+# few rounds per case, so the binary and every case keep running; the
+# figures are not read. Built with the test profile (optimised), which
+# reuses the artifacts of the step above instead of a release build; it
+# writes under target/, never into bench/report/.
+echo "== headline report, quick mode (figures not meaningful)"
+report_start=$SECONDS
+cargo run --profile test -q -p ito-bench --bin report -- --quick --no-python --out target/report-quick
+echo "   report step: $((SECONDS - report_start)) s"
+
 # The codec tests once more in a build for this CPU (-C target-cpu=native),
 # so the compile-time dispatch path (simd/dispatch.rs: the kernel called
 # directly when the build guarantees AVX2/AVX-512) is tested, not only the

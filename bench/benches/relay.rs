@@ -17,6 +17,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ito::nostr::{self, text, Event};
+use ito_bench::nostr_inputs::{hostile_event, pubkey};
 use sha2::{Digest, Sha256};
 
 fn small_content() -> Vec<u8> {
@@ -254,40 +255,6 @@ fn hex_array(c: &mut Criterion) {
 
 // ---------------------------------------------------------------------------
 // The relay wire protocol against the `nostr` crate (rust-nostr 0.45).
-
-/// A kind-1 event with hostile content (quotes, backslashes, controls,
-/// emoji, U+2028) and a correct id.
-fn hostile_event() -> String {
-    let content = "Quote \"this\" and C:\\path\\to, tab\there, newline\nbell\u{7} <b>&amp;</b> 🤙⚡ \u{2028} and enough plain text to reach the length of an ordinary note, about two hundred bytes.";
-    let mut value = serde_json::json!({
-        "id": "",
-        "pubkey": "6e468422dfb74a5738702a8823b9b28168abab8655faacb6853cd0ee15deee93",
-        "created_at": 1673347337u64,
-        "kind": 1,
-        "tags": [
-            ["e", "3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206", "wss://relay.example.com", "root"],
-            ["p", "bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"],
-            ["t", "nostr"]
-        ],
-        "content": content,
-        "sig": "908a15e46fb4d8675bab026fc230a0e3542bfade63da02d542fb78b2a8513fcd0092619a2c8c1221e581946e0191f2af505dfdf8657a414dbca329186f009262",
-    });
-    let canonical = serde_json::json!([
-        0,
-        value["pubkey"],
-        value["created_at"],
-        value["kind"],
-        value["tags"],
-        value["content"]
-    ])
-    .to_string();
-    value["id"] = ito::hex::encode(&Sha256::digest(canonical.as_bytes())).into();
-    serde_json::to_string(&value).unwrap()
-}
-
-fn pubkey(i: u32) -> String {
-    format!("{:056x}{i:08x}", 0xabcdefu64)
-}
 
 fn relay_parse(c: &mut Criterion) {
     use ::nostr::prelude as rn;

@@ -8,7 +8,9 @@
 //! from one source.
 
 pub mod docs;
+pub mod headline;
 pub mod latency;
+pub mod nostr_inputs;
 pub mod report;
 pub mod similar;
 
@@ -193,7 +195,7 @@ fn medium_len(rng: &mut Rng) -> usize {
     (20.0 + extra).round().clamp(20.0, 200.0) as usize
 }
 
-/// The medium-text set of issue #12: lengths 20–200 B (median ≈ 50,
+/// The medium-text set: lengths 20–200 B (median ≈ 50,
 /// p90 ≈ 90), 8 % of strings with 1–3 escapes (`"`, `\`, `\n`, `\t`, BEL)
 /// at random positions, 0.4 % with one 2–4-byte UTF-8 character.
 pub fn medium_text(count: usize, seed: u64) -> Vec<String> {
