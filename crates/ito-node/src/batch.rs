@@ -6,7 +6,7 @@
 //! JavaScript thread before the work starts, so JavaScript may change or
 //! drop them meanwhile.
 
-use crate::event::{Fields, Signed};
+use crate::event::{Fields, Shape};
 use crate::js::{Fail, Js};
 use ito::nostr::batch::{self, Check, Verdict};
 use napi::bindgen_prelude::*;
@@ -114,7 +114,7 @@ pub fn verify_events(
             napi::sys::ValueType::napi_string => js.string(item).map(String::into_bytes),
             napi::sys::ValueType::napi_object => match js.bytes(item) {
                 Some(bytes) => Some(bytes.to_vec()),
-                None => match Fields::read(js, item, Signed::Yes, &mut scratch) {
+                None => match Fields::read(js, item, Shape::Signed, &mut scratch) {
                     Ok(fields) => fields.event().ok().map(|e| {
                         let mut json = Vec::new();
                         e.to_json(&mut json);

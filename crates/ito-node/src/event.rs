@@ -22,12 +22,13 @@ pub(crate) struct Fields {
     pub(crate) sig: [u8; 64],
 }
 
-/// Which fields to read: an unsigned event (for its hash) has no id and no
-/// signature yet.
+/// Which fields to read.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Signed {
-    Yes,
-    No,
+pub(crate) enum Shape {
+    /// A signed event: every field.
+    Signed,
+    /// An event to hash: no id and no signature yet.
+    Unsigned,
 }
 
 impl Fields {
@@ -35,7 +36,7 @@ impl Fields {
     pub(crate) fn read(
         js: Js,
         object: Raw,
-        signed: Signed,
+        shape: Shape,
         scratch: &mut Vec<u8>,
     ) -> Result<Fields, Fail> {
         let mut f = Fields {
@@ -54,7 +55,7 @@ impl Fields {
         f.content = js
             .string(content)
             .ok_or_else(|| Fail::value("`content`: not a string", "content", 0))?;
-        if signed == Signed::Yes {
+        if shape == Shape::Signed {
             f.id = hex_field(js, object, c"id", "id", scratch)?;
             f.sig = hex_field(js, object, c"sig", "sig", scratch)?;
         }

@@ -18,7 +18,7 @@ mod event;
 mod filter_index;
 mod js;
 
-use event::{Fields, Signed};
+use event::{Fields, Shape};
 use js::{Fail, Js};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -46,7 +46,7 @@ pub fn verify_event(env: Env, event: Unknown<'_>) -> Result<bool> {
                 return Ok(verify_json(bytes));
             }
             let mut scratch = Vec::new();
-            match Fields::read(js, value, Signed::Yes, &mut scratch) {
+            match Fields::read(js, value, Shape::Signed, &mut scratch) {
                 Ok(fields) => Ok(fields.event().is_ok_and(|e| ito::nostr::verify(&e))),
                 Err(Fail::Pending) => {
                     js.clear_pending();
@@ -79,7 +79,7 @@ pub fn get_event_hash(env: Env, event: Unknown<'_>) -> Result<String> {
         return Err(js.throw(Fail::Type("getEventHash: expected an event object".into())));
     }
     let mut scratch = Vec::new();
-    let id = Fields::read(js, value, Signed::No, &mut scratch)
+    let id = Fields::read(js, value, Shape::Unsigned, &mut scratch)
         .and_then(|fields| Ok(ito::nostr::event_id(&fields.event()?)))
         .map_err(|fail| js.throw(fail))?;
     Ok(ito::hex::encode(&id))
