@@ -144,3 +144,18 @@ if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
 else
   echo "== no nightly toolchain: fuzz targets not built"
 fi
+
+# The Node package (crates/ito-node, `ito-codecs` on npm): npm ci installs
+# the lock file's @napi-rs/cli and nostr-tools (the tests' oracle), napi
+# builds the addon (release, in the workspace's target directory, so the
+# Python wheels' compiled ito is reused) and node's own runner runs
+# __test__/. No npm registry or no node fails the step, like any failure.
+echo "== node: build the ito-codecs addon, node --test (crates/ito-node/__test__)"
+node_start=$SECONDS
+(
+  cd crates/ito-node
+  npm ci --no-audit --no-fund --loglevel=error
+  npx napi build --platform --release
+  node --test __test__/
+)
+echo "   node step: $((SECONDS - node_start)) s"

@@ -809,7 +809,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn tags_value(&mut self) -> Result<Tags<'a>, Error> {
+    pub(crate) fn tags_value(&mut self) -> Result<Tags<'a>, Error> {
         let (start, len, compact) = self.tags()?;
         // Every string inside was UTF-8 validated and everything else is
         // ASCII, so this cannot fail; it is checked rather than assumed.

@@ -284,6 +284,39 @@ impl<'a> Filter<'a> {
         Ok(filter)
     }
 
+    /// Parses a JSON array of one or more filter objects (the filters of a
+    /// `REQ` on their own), each as [`Filter::parse`] does; errors carry
+    /// the byte offset in `json`.
+    ///
+    /// ```
+    /// use ito::nostr::{Filter, ErrorKind};
+    /// let filters = Filter::parse_list(br#"[{"kinds": [1]}, {"limit": 5}]"#)?;
+    /// assert_eq!((filters.len(), filters[1].limit), (2, Some(5)));
+    /// let err = Filter::parse_list(b"[]").unwrap_err();
+    /// assert_eq!(err.offset(), 1);
+    /// # Ok::<(), ito::nostr::Error>(())
+    /// ```
+    pub fn parse_list(json: &'a [u8]) -> Result<Vec<Filter<'a>>, Error> {
+        let mut p = Parser::new(json);
+        p.eat(b'[', "`[` (an array of filter objects)")?;
+        let mut filters = Vec::new();
+        loop {
+            let mut filter = Filter::default();
+            parse_filter(&mut p, 2, &mut filter)?;
+            filters.push(filter);
+            match p.peek() {
+                Some(b',') => p.pos += 1,
+                Some(b']') => {
+                    p.pos += 1;
+                    break;
+                }
+                _ => return Err(Error::expected(p.src, p.pos, "`,` or `]`")),
+            }
+        }
+        p.end()?;
+        Ok(filters)
+    }
+
     /// Whether `event` passes every condition of the filter: its id in
     /// `ids`, its pubkey in `authors`, its kind in `kinds`, `since <=
     /// created_at <= until`, and for each `#x` some tag `["x", v, ...]`

@@ -61,8 +61,26 @@
 //! # Ok::<(), ito::nostr::Error>(())
 //! ```
 //!
-//! Not built: event *signing* (needs secret-key handling, out of scope for a
-//! string toolkit) and NIP-19 bech32 encodings.
+//! Creating events: [`UnsignedEvent`] (a template: created_at, kind, tags,
+//! content) and, with the `schnorr` feature, [`SecretKey`] and
+//! [`UnsignedEvent::sign`], which derives the pubkey, computes the id and
+//! signs it (BIP-340, fresh auxiliary randomness), giving an [`Event`] that
+//! serializes, hashes and verifies like a parsed one. With the `nip19`
+//! feature, [`nip19`] reads and writes `npub`, `nsec`, `note`, `nprofile`,
+//! `nevent` and `naddr` strings.
+//!
+//! ```
+//! # #[cfg(feature = "schnorr")] {
+//! use ito::nostr::{verify, SecretKey, UnsignedEvent};
+//! let key = SecretKey::generate()?;
+//! let template = br#"{"created_at":1700000000,"kind":1,"tags":[["t","nostr"]],"content":"gm"}"#;
+//! let event = UnsignedEvent::parse(template)?.sign(&key);
+//! assert!(verify(&event));
+//! let mut json = Vec::new();
+//! event.to_json(&mut json); // {"id":"…","pubkey":"…","created_at":1700000000,…,"sig":"…"}
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #[cfg(feature = "parallel")]
 pub mod batch;
@@ -71,10 +89,15 @@ mod event;
 mod filter;
 mod id;
 mod index;
+#[cfg(feature = "schnorr")]
+mod keys;
 mod message;
+#[cfg(feature = "nip19")]
+pub mod nip19;
 mod relay;
 mod scan;
 pub mod text;
+mod unsigned;
 
 pub use error::{Error, ErrorKind, Field};
 pub use event::{Event, Tag, TagIter, TagValues, Tags, MAX_DEPTH};
@@ -83,8 +106,11 @@ pub use id::{canonical, event_id, event_id_with, verify_id};
 #[cfg(feature = "schnorr")]
 pub use id::{verify, verify_signature};
 pub use index::FilterIndex;
+#[cfg(feature = "schnorr")]
+pub use keys::{KeyError, SecretKey};
 pub use message::ClientMessage;
 pub use relay::RelayMessage;
+pub use unsigned::{tags_to_json, UnsignedEvent};
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
 /// `dst`, without quotes. Any bytes are accepted; bytes >= 0x80 are copied

@@ -1,0 +1,183 @@
+//! `FilterIndex`: a relay's open subscriptions, matched against one event
+//! at a time ([`ito::nostr::FilterIndex`]: the cost follows the number of
+//! candidate filters, not the number of subscriptions).
+//!
+//! The binding only keeps the names: which subscription owns which filter
+//! number, so that `matches` answers with subscription ids.
+
+use crate::js::{Fail, Js};
+use ito::nostr::{Event, Filter};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::collections::HashMap;
+
+/// One subscription: its id and the numbers of its filters in the index.
+struct Subscription {
+    id: String,
+    filters: Vec<u32>,
+    /// The last `matches` call that listed it (answers name it once).
+    seen: u64,
+}
+
+/// The open subscriptions of a relay, to find those an event matches.
+///
+/// ```js
+/// const index = new FilterIndex()
+/// index.add('feed', '[{"kinds":[1]},{"authors":["6e46…"]}]')
+/// index.matches(eventJson) // ['feed']
+/// index.remove('feed')
+/// ```
+#[napi]
+pub struct FilterIndex {
+    index: ito::nostr::FilterIndex,
+    /// Subscription slots; a removed one is `None` until reused.
+    slots: Vec<Option<Subscription>>,
+    free: Vec<usize>,
+    by_id: HashMap<String, usize>,
+    /// Filter number -> slot of its subscription.
+    owner: HashMap<u32, usize>,
+    calls: u64,
+    hits: Vec<u32>,
+}
+
+impl Default for FilterIndex {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[napi]
+impl FilterIndex {
+    /// An empty index.
+    #[napi(constructor)]
+    pub fn new() -> FilterIndex {
+        FilterIndex {
+            index: ito::nostr::FilterIndex::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            by_id: HashMap::new(),
+            owner: HashMap::new(),
+            calls: 0,
+            hits: Vec::new(),
+        }
+    }
+
+    /// Opens subscription `subId` with `filters`: the JSON of one filter
+    /// object or of an array of them (a `REQ`'s filters). An id already
+    /// open is replaced, as a relay does for a repeated `REQ`. Throws an
+    /// `Error` with `offset` (into `filters`) for malformed filters; the
+    /// index is unchanged then.
+    #[napi(ts_args_type = "subId: string, filters: string | Uint8Array")]
+    pub fn add(&mut self, env: Env, sub_id: String, filters: Unknown<'_>) -> Result<()> {
+        let js = Js::new(&env);
+        let text = text_of(
+            js,
+            filters.raw(),
+            "FilterIndex.add: filters must be a JSON string or a Uint8Array",
+        )?;
+        let parsed = if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+            Filter::parse_list(&text)
+        } else {
+            Filter::parse(&text).map(|f| vec![f])
+        }
+        .map_err(|e| js.throw(Fail::from(e)))?;
+        self.remove(sub_id.clone());
+        let slot = self.free.pop().unwrap_or(self.slots.len());
+        let numbers = parsed
+            .into_iter()
+            .map(|f| {
+                let n = self.index.insert(f.into_owned());
+                self.owner.insert(n, slot);
+                n
+            })
+            .collect();
+        let sub = Subscription {
+            id: sub_id.clone(),
+            filters: numbers,
+            seen: 0,
+        };
+        if slot == self.slots.len() {
+            self.slots.push(Some(sub));
+        } else {
+            self.slots[slot] = Some(sub);
+        }
+        self.by_id.insert(sub_id, slot);
+        Ok(())
+    }
+
+    /// Closes subscription `subId`; returns whether it was open.
+    #[napi]
+    pub fn remove(&mut self, sub_id: String) -> bool {
+        let Some(slot) = self.by_id.remove(&sub_id) else {
+            return false;
+        };
+        if let Some(sub) = self.slots[slot].take() {
+            for n in sub.filters {
+                self.index.remove(n);
+                self.owner.remove(&n);
+            }
+        }
+        self.free.push(slot);
+        true
+    }
+
+    /// The number of open subscriptions.
+    #[napi(getter)]
+    pub fn size(&self) -> u32 {
+        self.by_id.len() as u32
+    }
+
+    /// The ids of the subscriptions that `event` (its JSON, as a string or
+    /// `Uint8Array`) matches, each once, in the order they were opened.
+    /// Throws an `Error` with `offset` and `field` if it is not an event.
+    #[napi(ts_args_type = "event: string | Uint8Array")]
+    pub fn matches(&mut self, env: Env, event: Unknown<'_>) -> Result<Vec<String>> {
+        let js = Js::new(&env);
+        let value = event.raw();
+        let owned;
+        let bytes = match js.bytes(value) {
+            Some(bytes) => bytes,
+            None => {
+                owned = js.string(value).ok_or_else(|| {
+                    js.throw(Fail::Type(
+                        "FilterIndex.matches: expected the event's JSON as a string or Uint8Array"
+                            .into(),
+                    ))
+                })?;
+                owned.as_bytes()
+            }
+        };
+        let event = Event::parse(bytes).map_err(|e| js.throw(Fail::from(e)))?;
+        self.index.matches(&event, &mut self.hits);
+        self.calls += 1;
+        let mut slots: Vec<usize> = Vec::with_capacity(self.hits.len());
+        for n in &self.hits {
+            let Some(&slot) = self.owner.get(n) else {
+                continue;
+            };
+            let Some(sub) = self.slots[slot].as_mut() else {
+                continue;
+            };
+            if sub.seen != self.calls {
+                sub.seen = self.calls;
+                slots.push(slot);
+            }
+        }
+        // Filter numbers grow with each `add`, so a subscription's first
+        // filter number orders subscriptions by opening.
+        slots.sort_by_key(|&s| self.slots[s].as_ref().map_or(0, |sub| sub.filters[0]));
+        Ok(slots
+            .into_iter()
+            .filter_map(|s| self.slots[s].as_ref().map(|sub| sub.id.clone()))
+            .collect())
+    }
+}
+
+fn text_of(js: Js, value: crate::js::Raw, wrong_type: &str) -> Result<Vec<u8>> {
+    if let Some(bytes) = js.bytes(value) {
+        return Ok(bytes.to_vec());
+    }
+    js.string(value)
+        .map(String::into_bytes)
+        .ok_or_else(|| js.throw(Fail::Type(wrong_type.into())))
+}

@@ -1,0 +1,294 @@
+//! Reading and throwing JavaScript values through raw Node-API calls.
+//!
+//! The per-event paths (`verifyEvent`, `getEventHash` on an object) read a
+//! handful of properties and strings per call; going through `napi_*`
+//! directly costs one call per value, where the generic conversions check
+//! the type first and ask for a string's length before copying it.
+//!
+//! Every handle here is a `napi_value` of the current call's scope: it is
+//! valid until the native function returns, and never kept.
+
+use napi::sys;
+use std::ffi::CStr;
+use std::ptr;
+
+/// A JavaScript value of the current call.
+pub(crate) type Raw = sys::napi_value;
+
+/// Why a value could not be read.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// The argument itself has the wrong type: a `TypeError`.
+    Type(String),
+    /// The value is not what it must be: an `Error` with `offset` and
+    /// `field` properties.
+    Value {
+        message: String,
+        field: Option<&'static str>,
+        offset: usize,
+    },
+    /// JavaScript code (a getter, a proxy) threw while being read; its
+    /// exception is pending and is what the caller sees.
+    Pending,
+}
+
+impl Fail {
+    pub(crate) fn value(message: impl Into<String>, field: &'static str, offset: usize) -> Fail {
+        Fail::Value {
+            message: message.into(),
+            field: Some(field),
+            offset,
+        }
+    }
+}
+
+impl From<ito::nostr::Error> for Fail {
+    fn from(e: ito::nostr::Error) -> Fail {
+        Fail::Value {
+            message: e.to_string(),
+            field: e.field().map(|f| f.name()),
+            offset: e.offset(),
+        }
+    }
+}
+
+/// The Node-API environment of the current call.
+#[derive(Clone, Copy)]
+pub(crate) struct Js {
+    env: sys::napi_env,
+}
+
+impl Js {
+    pub(crate) fn new(env: &napi::Env) -> Js {
+        Js { env: env.raw() }
+    }
+
+    /// Turns a failed `napi_*` status into [`Fail`]: a pending exception
+    /// stays pending, anything else is the type mismatch `what` names.
+    fn check(&self, status: sys::napi_status, what: impl FnOnce() -> Fail) -> Result<(), Fail> {
+        if status == sys::Status::napi_ok {
+            return Ok(());
+        }
+        // A throwing getter makes Node-API answer `napi_generic_failure`
+        // with the exception pending, so ask.
+        let mut pending = false;
+        // SAFETY: valid out-pointer.
+        unsafe { sys::napi_is_exception_pending(self.env, &mut pending) };
+        if pending {
+            Err(Fail::Pending)
+        } else {
+            Err(what())
+        }
+    }
+
+    /// `typeof value`.
+    pub(crate) fn type_of(&self, value: Raw) -> sys::napi_valuetype {
+        let mut t = sys::ValueType::napi_undefined;
+        // SAFETY: `env` and `value` belong to the current call; `t` is a
+        // valid out-pointer. On failure `t` stays `undefined`.
+        unsafe { sys::napi_typeof(self.env, value, &mut t) };
+        t
+    }
+
+    /// `object[name]` (getters run; their exceptions become [`Fail::Pending`]).
+    pub(crate) fn property(&self, object: Raw, name: &CStr) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: `name` is NUL-terminated; `object` is a value of this call.
+        let status =
+            unsafe { sys::napi_get_named_property(self.env, object, name.as_ptr(), &mut out) };
+        self.check(status, || Fail::Type("not an object".into()))?;
+        Ok(out)
+    }
+
+    /// Appends the UTF-8 of a string value to `out` (lone surrogates become
+    /// U+FFFD, as `TextEncoder` writes them); `None` if it is no string.
+    pub(crate) fn string_into(&self, value: Raw, out: &mut Vec<u8>) -> Option<()> {
+        // One call when the string fits the spare capacity (most do); a
+        // string that filled it exactly may be cut, so its length is asked.
+        const GUESS: usize = 256;
+        out.reserve(GUESS);
+        let spare = out.capacity() - out.len();
+        let mut written = 0usize;
+        // SAFETY: the buffer is the vector's spare capacity, `spare` bytes
+        // long; Node-API writes at most `spare - 1` bytes and a NUL.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(
+                self.env,
+                value,
+                out.as_mut_ptr().add(out.len()).cast(),
+                spare,
+                &mut written,
+            )
+        };
+        if status != sys::Status::napi_ok {
+            return None;
+        }
+        if written + 1 < spare {
+            // SAFETY: Node-API initialised `written` bytes of spare capacity.
+            unsafe { out.set_len(out.len() + written) };
+            return Some(());
+        }
+        let mut len = 0usize;
+        // SAFETY: a null buffer asks for the length only.
+        unsafe { sys::napi_get_value_string_utf8(self.env, value, ptr::null_mut(), 0, &mut len) };
+        out.reserve(len + 1);
+        // SAFETY: as above, with room for `len` bytes and the NUL.
+        unsafe {
+            sys::napi_get_value_string_utf8(
+                self.env,
+                value,
+                out.as_mut_ptr().add(out.len()).cast(),
+                len + 1,
+                &mut written,
+            );
+            out.set_len(out.len() + written);
+        }
+        Some(())
+    }
+
+    /// A string value as a Rust `String`.
+    pub(crate) fn string(&self, value: Raw) -> Option<String> {
+        let mut out = Vec::new();
+        self.string_into(value, &mut out)?;
+        // Node-API writes well-formed UTF-8.
+        String::from_utf8(out).ok()
+    }
+
+    /// A number value.
+    pub(crate) fn number(&self, value: Raw) -> Option<f64> {
+        let mut out = 0f64;
+        // SAFETY: `out` is a valid out-pointer.
+        let status = unsafe { sys::napi_get_value_double(self.env, value, &mut out) };
+        (status == sys::Status::napi_ok).then_some(out)
+    }
+
+    /// The length of an array value; `None` if it is no array.
+    pub(crate) fn array_len(&self, value: Raw) -> Option<u32> {
+        let mut is_array = false;
+        // SAFETY: valid out-pointers, values of this call.
+        unsafe { sys::napi_is_array(self.env, value, &mut is_array) };
+        if !is_array {
+            return None;
+        }
+        let mut len = 0u32;
+        // SAFETY: as above; `value` is an array.
+        unsafe { sys::napi_get_array_length(self.env, value, &mut len) };
+        Some(len)
+    }
+
+    /// `array[i]`.
+    pub(crate) fn element(&self, array: Raw, i: u32) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: valid out-pointer, values of this call.
+        let status = unsafe { sys::napi_get_element(self.env, array, i, &mut out) };
+        self.check(status, || Fail::Type("not an array".into()))?;
+        Ok(out)
+    }
+
+    /// The bytes of a `Uint8Array` (a `Buffer` is one); `None` for any
+    /// other value. The slice lives as long as the current call.
+    pub(crate) fn bytes<'call>(&self, value: Raw) -> Option<&'call [u8]> {
+        let mut is_typed = false;
+        // SAFETY: valid out-pointer, a value of this call.
+        unsafe { sys::napi_is_typedarray(self.env, value, &mut is_typed) };
+        if !is_typed {
+            return None;
+        }
+        let mut kind = 0;
+        let mut len = 0usize;
+        let mut data: *mut std::ffi::c_void = ptr::null_mut();
+        // SAFETY: valid out-pointers; array buffer and offset are not asked for.
+        let status = unsafe {
+            sys::napi_get_typedarray_info(
+                self.env,
+                value,
+                &mut kind,
+                &mut len,
+                &mut data,
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
+        };
+        if status != sys::Status::napi_ok || kind != sys::TypedarrayType::uint8_array {
+            return None;
+        }
+        if len == 0 || data.is_null() {
+            return Some(&[]);
+        }
+        // SAFETY: Node-API returned the view's data pointer and its length
+        // in bytes (elements of one byte); the value is referenced by the
+        // call's arguments, so its memory stays put until the call returns.
+        // No JavaScript runs while the slice is used (callers read it
+        // before calling back into JavaScript).
+        Some(unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) })
+    }
+
+    /// Throws `fail` as the call's exception and returns the error the
+    /// generated glue hands back (which leaves a pending exception alone).
+    pub(crate) fn throw(&self, fail: Fail) -> napi::Error {
+        match fail {
+            Fail::Pending => {}
+            Fail::Type(message) => {
+                let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+                // SAFETY: NUL-terminated message, no code.
+                unsafe { sys::napi_throw_type_error(self.env, ptr::null(), text.as_ptr()) };
+            }
+            Fail::Value {
+                message,
+                field,
+                offset,
+            } => self.throw_value(&message, field, offset),
+        }
+        napi::Error::new(napi::Status::PendingException, "")
+    }
+
+    fn throw_value(&self, message: &str, field: Option<&'static str>, offset: usize) {
+        // SAFETY: every out-pointer is valid and every value is created in
+        // this call's scope; the strings are passed with their byte lengths.
+        unsafe {
+            let mut msg = ptr::null_mut();
+            sys::napi_create_string_utf8(
+                self.env,
+                message.as_ptr().cast(),
+                message.len() as isize,
+                &mut msg,
+            );
+            let code_text = "ERR_ITO_INVALID";
+            let mut code = ptr::null_mut();
+            sys::napi_create_string_utf8(
+                self.env,
+                code_text.as_ptr().cast(),
+                code_text.len() as isize,
+                &mut code,
+            );
+            let mut error = ptr::null_mut();
+            sys::napi_create_error(self.env, code, msg, &mut error);
+            let mut off = ptr::null_mut();
+            sys::napi_create_double(self.env, offset as f64, &mut off);
+            sys::napi_set_named_property(self.env, error, c"offset".as_ptr(), off);
+            let mut field_value = ptr::null_mut();
+            match field {
+                Some(name) => {
+                    sys::napi_create_string_utf8(
+                        self.env,
+                        name.as_ptr().cast(),
+                        name.len() as isize,
+                        &mut field_value,
+                    );
+                }
+                None => {
+                    sys::napi_get_null(self.env, &mut field_value);
+                }
+            }
+            sys::napi_set_named_property(self.env, error, c"field".as_ptr(), field_value);
+            sys::napi_throw(self.env, error);
+        }
+    }
+
+    /// Clears a pending exception (the caller answers `false` instead).
+    pub(crate) fn clear_pending(&self) {
+        let mut exception = ptr::null_mut();
+        // SAFETY: valid out-pointer; harmless when nothing is pending.
+        unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) };
+    }
+}
