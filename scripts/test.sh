@@ -66,12 +66,12 @@ echo "   python step: $((SECONDS - python_start)) s"
 # `--cfg loom` build uses: run them when the crate is available (cached or
 # fetchable), and say so when it is not. Their own target directory keeps
 # the cfg change from invalidating the main build.
-echo "== loom models of Pool and Interner (tests/loom_pool.rs, tests/loom_interner.rs)"
+echo "== loom models of Pool, Interner and Str (tests/loom_pool.rs, tests/loom_interner.rs, tests/loom_str.rs)"
 if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
   # Release speed, but with debug assertions: the interner's debug-only
   # check of every trusted miss hint against a fresh walk runs under loom.
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
-    cargo test -p ito --release --test loom_pool --test loom_interner
+    cargo test -p ito --release --test loom_pool --test loom_interner --test loom_str
 else
   echo "   loom crate not available offline: skipped"
 fi

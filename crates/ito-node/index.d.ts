@@ -59,6 +59,27 @@ export interface Event {
   sig: string
 }
 
+/** nostr-tools' `EventTemplate`. */
+export interface EventTemplate {
+  kind: number
+  tags: Array<Array<string>>
+  content: string
+  created_at: number
+}
+
+/**
+ * Signs an event template `{kind, created_at, tags, content}` in place, as
+ * nostr-tools does: sets its `pubkey` (from the key), `id` and `sig` (a
+ * BIP-340 signature with fresh auxiliary randomness) and returns it.
+ */
+export declare function finalizeEvent(template: EventTemplate, secretKey: Uint8Array): Event
+
+/**
+ * A fresh secret key from the operating system's random source, as 32
+ * bytes (nostr-tools' `generateSecretKey`).
+ */
+export declare function generateSecretKey(): Uint8Array
+
 /**
  * The id of an event: the lowercase hex sha256 of its NIP-01
  * serialization `[0, pubkey, created_at, kind, tags, content]`.
@@ -68,6 +89,9 @@ export interface Event {
  * `event` is not an object.
  */
 export declare function getEventHash(event: UnsignedEvent): string
+
+/** The lowercase hex x-only public key of a 32-byte secret key. */
+export declare function getPublicKey(secretKey: Uint8Array): string
 
 /** One line's answer from `verifyJsonl`. */
 export interface LineVerdict {
@@ -120,3 +144,39 @@ export declare function verifyEvents(events: Array<Event | string | Uint8Array>,
  * (a `Buffer` is one) or a string.
  */
 export declare function verifyJsonl(buffer: Uint8Array | string, options?: BatchOptions): Promise<LineVerdict[]>
+
+export declare namespace nip19 {
+  /** nostr-tools' `AddressPointer`. */
+  export interface AddressPointer {
+    identifier: string
+    pubkey: string
+    kind: number
+    relays?: Array<string>
+  }
+  /** Decodes any NIP-19 string to `{type, data}` (nostr-tools' shapes). */
+  export function decode(nip19: string): { type: 'npub', data: string } | { type: 'nsec', data: Uint8Array } | { type: 'note', data: string } | { type: 'nprofile', data: ProfilePointer } | { type: 'nevent', data: EventPointer } | { type: 'naddr', data: AddressPointer }
+  /** nostr-tools' `EventPointer`. */
+  export interface EventPointer {
+    id: string
+    relays?: Array<string>
+    author?: string
+    kind?: number
+  }
+  /** `naddr1…` of `{identifier, pubkey, kind, relays?}`. */
+  export function naddrEncode(addr: nip19.AddressPointer): string
+  /** `nevent1…` of `{id, relays?, author?, kind?}`. */
+  export function neventEncode(event: nip19.EventPointer): string
+  /** `note1…` of a hex event id. */
+  export function noteEncode(hex: string): string
+  /** `nprofile1…` of `{pubkey, relays?}`. */
+  export function nprofileEncode(profile: nip19.ProfilePointer): string
+  /** `npub1…` of a hex public key. */
+  export function npubEncode(hex: string): string
+  /** `nsec1…` of a 32-byte secret key. */
+  export function nsecEncode(key: Uint8Array): string
+  /** nostr-tools' `ProfilePointer`. */
+  export interface ProfilePointer {
+    pubkey: string
+    relays?: Array<string>
+  }
+}

@@ -836,7 +836,11 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.FilterIndex = nativeBinding.FilterIndex
+module.exports.finalizeEvent = nativeBinding.finalizeEvent
+module.exports.generateSecretKey = nativeBinding.generateSecretKey
 module.exports.getEventHash = nativeBinding.getEventHash
+module.exports.getPublicKey = nativeBinding.getPublicKey
 module.exports.verifyEvent = nativeBinding.verifyEvent
 module.exports.verifyEvents = nativeBinding.verifyEvents
 module.exports.verifyJsonl = nativeBinding.verifyJsonl
+module.exports.nip19 = nativeBinding.nip19

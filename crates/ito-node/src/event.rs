@@ -29,6 +29,8 @@ pub(crate) enum Shape {
     Signed,
     /// An event to hash: no id and no signature yet.
     Unsigned,
+    /// An event template to sign: no pubkey either (the key gives it).
+    Template,
 }
 
 impl Fields {
@@ -41,7 +43,10 @@ impl Fields {
     ) -> Result<Fields, Fail> {
         let mut f = Fields {
             id: [0; 32],
-            pubkey: hex_field(js, object, c"pubkey", "pubkey", scratch)?,
+            pubkey: match shape {
+                Shape::Template => [0; 32],
+                _ => hex_field(js, object, c"pubkey", "pubkey", scratch)?,
+            },
             created_at: 0,
             kind: 0,
             tags: String::new(),

@@ -292,3 +292,25 @@ impl Js {
         unsafe { sys::napi_get_and_clear_last_exception(self.env, &mut exception) };
     }
 }
+
+impl Js {
+    /// `object[name] = value` for a string value.
+    pub(crate) fn set_str(&self, object: Raw, name: &CStr, value: &str) -> Result<(), Fail> {
+        let mut text = ptr::null_mut();
+        // SAFETY: the string is passed with its byte length; valid out-pointer.
+        let status = unsafe {
+            sys::napi_create_string_utf8(
+                self.env,
+                value.as_ptr().cast(),
+                value.len() as isize,
+                &mut text,
+            )
+        };
+        self.check(status, || Fail::Type("cannot create a string".into()))?;
+        // SAFETY: `name` is NUL-terminated; both values belong to this call.
+        let status = unsafe { sys::napi_set_named_property(self.env, object, name.as_ptr(), text) };
+        self.check(status, || {
+            Fail::Type("cannot set a property on this object".into())
+        })
+    }
+}

@@ -17,6 +17,11 @@ mod batch;
 mod event;
 mod filter_index;
 mod js;
+mod keys;
+mod nip19;
+
+// The pointer types appear in index.d.ts (`nip19.ProfilePointer`, ...).
+pub use nip19::{AddressPointerJs, EventPointerJs, ProfilePointerJs};
 
 use event::{Fields, Shape};
 use js::{Fail, Js};
@@ -107,4 +112,14 @@ pub struct Event {
     pub tags: Vec<Vec<String>>,
     pub content: String,
     pub sig: String,
+}
+
+/// nostr-tools' `EventTemplate`.
+#[napi(object)]
+pub struct EventTemplate {
+    pub kind: u32,
+    pub tags: Vec<Vec<String>>,
+    pub content: String,
+    #[napi(js_name = "created_at")]
+    pub created_at: u32,
 }
