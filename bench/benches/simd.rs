@@ -1,4 +1,4 @@
-//! The SIMD layer's targets (issue #12), each contender side by side in one
+//! The SIMD layer's targets, each contender side by side in one
 //! run, inputs through `black_box` on every iteration:
 //!
 //! - `quote/medium`: a fixed-seed medium-text set — lengths 20–200 B

@@ -1,4 +1,4 @@
-//! The SIMD layer's targets (issue #12) as wall-time ratios of contenders
+//! The SIMD layer's targets as wall-time ratios of contenders
 //! alternated in one process: 200 rounds (fewer for the big inputs), best
 //! round per contender (robust on a loaded machine). Inputs go through
 //! `black_box` on every call and every result is consumed in the timed

@@ -1,5 +1,5 @@
 """ito_codecs against the Python incumbents, as ratios measured in one
-process with the contenders alternated (issue 14's targets).
+process with the contenders alternated, against the package's targets.
 
     pip install orjson msgspec nostr-sdk coincurve   # + ito-codecs
     python bench/python/bench.py [--rounds 7] [--events 2000]

@@ -3,7 +3,7 @@
 //! pointers and shard lock are loom's under `--cfg loom`) through every
 //! interleaving of two threads, up to a preemption bound.
 //!
-//! The claims under test (issue #4): each distinct string gets exactly one
+//! The claims under test: each distinct string gets exactly one
 //! symbol however inserts race; a lookup racing a bucket split (which moves
 //! entries) still finds every present key; an insert that reuses the
 //! chain view of its lock-free probe (the miss hint) never duplicates a key

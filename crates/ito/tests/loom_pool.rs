@@ -3,7 +3,7 @@
 //! are loom's under `--cfg loom`) through every interleaving of two
 //! threads, up to a preemption bound.
 //!
-//! The claim under test (issue #4): an `intern` that races the drop of the
+//! The claim under test: an `intern` that races the drop of the
 //! last handle of the same string either revives the entry or inserts a
 //! fresh one, never hands out a dying entry, never frees an entry twice or
 //! leaks one, and leaves the table consistent.

@@ -239,7 +239,7 @@ unsafe fn escape_one_block<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
 /// a shorter block that brings the output onto the 64-byte grid: a block
 /// store that straddles two cache lines costs about twice as much on Intel
 /// cores (4 KiB clean: ~95 ns unaligned against ~75 ns aligned and unrolled
-/// on a Xeon, bench/RESULTS.md, session 11).
+/// on an Intel Xeon, 2026-11-26, commit 17641df, bench/RESULTS.md).
 ///
 /// # Safety
 /// The CPU must support AVX-512F+BW and POPCNT.
