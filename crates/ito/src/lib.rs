@@ -8,7 +8,7 @@
 //! | I want to… | use | instead of |
 //! |---|---|---|
 //! | write a string as a JSON literal, or decode one | [`json::quote`], [`json::unquote`], [`json::escape`], [`json::unescape`] | `serde_json::to_string(s)`, `from_str::<String>` |
-//! | serialize a whole document (feature `serde`) | `json::to_vec`, `json::to_writer`, `json::to_vec_pretty` | `serde_json::to_vec` & co. (byte-identical output) |
+//! | serialize or read a whole document (feature `serde`) | `json::to_vec`, `json::to_writer`, `json::to_vec_pretty`; `json::from_slice`, `json::from_str`, `json::from_reader` | `serde_json::to_vec`, `from_slice` & co. (byte-identical output, the same grammar and messages) |
 //! | write a document by hand, valid by construction | [`json::Writer`], [`json::RawJson`] | string pasting |
 //! | build strings with one exact-size allocation | [`Str`], [`format!`], [`concat!`], [`StrBuf`] | `String`, `format!`, `compact_str` |
 //! | turn repeated strings into small symbols | [`LocalInterner`] (one thread), [`Interner`] (shared), [`Pool`] (collectable) | `string-interner`, `lasso` |
@@ -38,11 +38,13 @@
 //!
 //! ```
 //! # #[cfg(feature = "serde")] {
-//! // Documents (feature `serde`): serde_json's output, faster.
-//! #[derive(serde::Serialize)]
+//! // Documents (feature `serde`): serde_json's output and input, faster.
+//! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
 //! struct User<'a> { name: &'a str, id: u64 }
 //! let bytes = ito::json::to_vec(&User { name: "ada", id: 7 }).unwrap();
 //! assert_eq!(bytes, br#"{"name":"ada","id":7}"#);
+//! let back: User = ito::json::from_slice(&bytes).unwrap();  // borrows `name`
+//! assert_eq!(back, User { name: "ada", id: 7 });
 //! # }
 //!
 //! // Without serde: a writer whose scopes keep the document valid.
