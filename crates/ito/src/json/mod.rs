@@ -109,6 +109,7 @@
 
 mod emit;
 mod error;
+pub mod layout;
 mod literals;
 mod options;
 mod policy;
