@@ -26,6 +26,17 @@ RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
     --test nostr_events --test text_toolkit --test text_regressions \
     --test hex_kernels --test str_model --test str_traits --test str_format
 
+# serde_json's optional features change how `Value`, `Number` and
+# `RawValue` serialize (private markers), and Cargo unifies features, so
+# one dependency turning them on is enough: a crate outside the workspace
+# turns on `raw_value`, `arbitrary_precision` and `float_roundtrip` and runs
+# serde_json's writing cases and differential checks against ito::json.
+# Its own target directory keeps serde_json's features out of the main build.
+echo "== serde_json with raw_value, arbitrary_precision, float_roundtrip (tests-serde-json-features)"
+features_start=$SECONDS
+(cd tests-serde-json-features && CARGO_TARGET_DIR=../target/serde-json-features cargo test --quiet)
+echo "   serde_json features step: $((SECONDS - features_start)) s"
+
 # The Python package (crates/ito-py, `ito-codecs` on PyPI, `import
 # ito_codecs`): a virtual environment under target/, maturin builds both
 # abi3 wheels (release; cp39-abi3 and the faster-calling cp310-abi3), pip
@@ -56,12 +67,12 @@ echo "   python step: $((SECONDS - python_start)) s"
 # `--cfg loom` build uses: run them when the crate is available (cached or
 # fetchable), and say so when it is not. Their own target directory keeps
 # the cfg change from invalidating the main build.
-echo "== loom models of Pool and Interner (tests/loom_pool.rs, tests/loom_interner.rs)"
+echo "== loom models of Pool, Interner and Str (tests/loom_pool.rs, tests/loom_interner.rs, tests/loom_str.rs)"
 if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
   # Release speed, but with debug assertions: the interner's debug-only
   # check of every trusted miss hint against a fresh walk runs under loom.
   RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
-    cargo test -p ito --release --test loom_pool --test loom_interner
+    cargo test -p ito --release --test loom_pool --test loom_interner --test loom_str
 else
   echo "   loom crate not available offline: skipped"
 fi

@@ -25,7 +25,7 @@ struct Cli {
 enum Command {
     /// Run every capability on built-in sample data and compare with std/serde_json.
     Tour(tour::TourArgs),
-    /// JSON string codec: quote, unquote, escape, unescape.
+    /// JSON: string codec (quote, unquote, escape, unescape) and documents (check, fmt).
     #[command(subcommand)]
     Json(json::JsonCommand),
     /// Hex encode and decode.

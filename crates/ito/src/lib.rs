@@ -7,7 +7,7 @@
 //! |---|---|
 //! | [`json`] | render strings as JSON (`quote`, `escape`) and back (`unquote`, `unescape`) with one-pass SIMD kernels; whole documents with the typed [`json::Writer`] or, with `serde`, `json::to_vec` (byte-identical with serde_json) |
 //! | [`hex`] | SIMD hex encode/decode |
-//! | [`str`](mod@str) | [`Str`] (24-byte immutable string with cached facts and hash), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
+//! | [`str`](mod@str) | [`Str`] (24-byte immutable string; facts and hash computed on demand and cached), [`StrBuf`], exact-size [`format!`] and [`concat!`] |
 //! | [`nostr`] | NIP-01 canonical escaping, event parsing, ids, signing and verifying (feature `schnorr`), NIP-19 (feature `nip19`), relay text toolkit |
 //! | [`intern`] | thread-safe interning with a bounded worst case ([`Interner`], [`Frozen`]) and collectable interning ([`Pool`]) |
 //!

@@ -107,8 +107,11 @@
 //! validation speed rather than at copy speed. There is no slice-writing
 //! (`&mut [u8]`) variant yet.
 
+#[cfg(feature = "serde")]
+pub mod de;
 mod emit;
 mod error;
+pub mod layout;
 mod literals;
 mod options;
 mod policy;
@@ -120,6 +123,8 @@ mod writer;
 use std::borrow::Cow;
 
 pub use crate::str::quote_str;
+#[cfg(feature = "serde")]
+pub use de::{from_reader, from_slice, from_str, Deserializer, StreamDeserializer};
 pub use error::{Error, ErrorKind};
 pub use literals::{literals, Literals};
 pub use options::Options;

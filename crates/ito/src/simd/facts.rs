@@ -1,7 +1,8 @@
-//! The fused copy + classify kernel behind `Str`'s cached facts.
+//! The copy + classify kernel behind `Str`'s facts.
 //!
-//! Every `Str` knows two facts about its bytes, computed while the bytes are
-//! copied into place (never in a separate pass):
+//! A `Str` learns two facts about its bytes on demand (see `str/mod.rs`);
+//! this kernel computes them for the first query of a heap string or of a
+//! `StrBuf` that does not know them ([`classify`]):
 //!
 //! - [`ASCII`]: no byte has its high bit set;
 //! - [`JSON_SAFE`]: no byte needs escaping inside a JSON string, i.e. no byte
@@ -219,9 +220,10 @@ unsafe fn copy_classify_detect(p: *const u8, n: usize, dst: *mut u8) -> u8 {
     unsafe { (COPY.get().copy)(p, n, dst) }
 }
 
-/// Facts of `src` without keeping a copy (used where no copy happens, e.g.
-/// `Str::from_static` at run time). Uses the dispatched kernel into a small
-/// stack buffer, block by block.
+/// Facts of `src` without keeping a copy (the first query of a heap
+/// `Str`'s facts). Uses the dispatched kernel into a small stack buffer,
+/// block by block (the stores go to L1; a scan-only variant would need an
+/// entry point of its own per level, and is not built).
 pub(crate) fn classify(src: &[u8]) -> u8 {
     let mut facts = ALL;
     let mut buf = [0u8; 256];

@@ -12,9 +12,16 @@
 //! header and hands the same pointer to the `Str`: no copy, no reallocation,
 //! spare capacity kept. A short result (≤ 23 bytes) freezes into an inline
 //! `Str` instead (a copy of at most 23 bytes, and the buffer, if any, is
-//! freed). Facts are tracked per push, fused with each copy.
+//! freed).
+//!
+//! Pushes are plain copies. The buffer tracks what is known of its facts
+//! (three-valued AND of the pieces, see `known.rs`): a `char` is known for
+//! free, a `&str` is not; a known-false piece makes the fact known false
+//! whatever follows. [`StrBuf::is_ascii`]/[`StrBuf::is_json_safe`] answer
+//! from that when they can and scan the buffer otherwise (the answer is not
+//! kept: they take `&self`); `freeze` hands what is known to the `Str`.
 
-use super::{facts, heap, inline, Str, INLINE_CAP};
+use super::{facts, heap, inline, Known, Str, INLINE_CAP};
 use std::fmt;
 
 /// A growable, uniquely owned UTF-8 buffer that becomes a [`Str`] without
@@ -28,14 +35,14 @@ use std::fmt;
 /// b.push('!');
 /// let s = b.freeze(); // O(1): the buffer becomes the Str's allocation
 /// assert_eq!(s, "a fairly long piece of text, and another one!");
-/// assert!(s.is_ascii() && s.is_json_safe());
+/// assert!(s.is_ascii() && s.is_json_safe()); // computed on this first query
 /// ```
 pub struct StrBuf {
     /// Data pointer of the heap buffer, or null while inline.
     heap: *mut u8,
     len: usize,
     cap: usize,
-    facts: u8,
+    known: Known,
     inline: [u8; INLINE_CAP],
 }
 
@@ -62,7 +69,7 @@ impl StrBuf {
             heap: std::ptr::null_mut(),
             len: 0,
             cap: INLINE_CAP,
-            facts: facts::ALL,
+            known: Known::all(facts::ALL),
             inline: [0; INLINE_CAP],
         }
     }
@@ -147,25 +154,40 @@ impl StrBuf {
         unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(self.base(), self.len)) }
     }
 
-    pub(crate) fn facts_bits(&self) -> u8 {
-        self.facts
+    /// What is known of the facts of the content (a `Known` byte).
+    pub(crate) fn known_bits(&self) -> u8 {
+        self.known.bits()
     }
 
-    /// Whether every byte pushed so far is ASCII (tracked per push).
+    /// `fact` of the content: known from the pushes, or a scan of the
+    /// buffer.
+    #[inline]
+    fn fact(&self, fact: u8) -> bool {
+        match self.known.get(fact) {
+            Some(v) => v,
+            None => facts::classify(self.as_str().as_bytes()) & fact != 0,
+        }
+    }
+
+    /// Whether every byte pushed so far is ASCII: known without a scan
+    /// after `char` pushes or a non-ASCII one, otherwise a scan of the
+    /// buffer.
     ///
     /// ```
     /// let mut b = ito::StrBuf::new();
     /// b.push_str("abc");
-    /// assert!(b.is_ascii());
+    /// assert!(b.is_ascii()); // scans "abc"
     /// b.push('é');
-    /// assert!(!b.is_ascii());
+    /// assert!(!b.is_ascii()); // known: 'é' is not ASCII
     /// ```
     #[inline]
     pub fn is_ascii(&self) -> bool {
-        self.facts & facts::ASCII != 0
+        self.fact(facts::ASCII)
     }
 
-    /// Whether no byte pushed so far needs JSON escaping.
+    /// Whether no byte pushed so far needs JSON escaping: known without a
+    /// scan after `char` pushes or one that needs escaping, otherwise a
+    /// scan of the buffer.
     ///
     /// ```
     /// let mut b = ito::StrBuf::new();
@@ -173,10 +195,12 @@ impl StrBuf {
     /// assert!(b.is_json_safe());
     /// b.push('\n');
     /// assert!(!b.is_json_safe());
+    /// b.push_str("more");
+    /// assert!(!b.is_json_safe()); // still known: one piece needs escaping
     /// ```
     #[inline]
     pub fn is_json_safe(&self) -> bool {
-        self.facts & facts::JSON_SAFE != 0
+        self.fact(facts::JSON_SAFE)
     }
 
     /// Make room for `additional` more bytes (amortised doubling).
@@ -213,7 +237,19 @@ impl StrBuf {
         self.cap = new_cap;
     }
 
-    /// Append `s`, updating the facts during the copy.
+    /// Append the bytes of `s` (a plain copy).
+    #[inline(always)]
+    fn copy(&mut self, s: &str) {
+        self.reserve(s.len());
+        // SAFETY: room for `s.len()` bytes at `len` was reserved; our buffer
+        // cannot overlap `s` (we hold `&mut self`).
+        unsafe {
+            std::ptr::copy_nonoverlapping(s.as_ptr(), self.base_mut().add(self.len), s.len())
+        };
+        self.len += s.len();
+    }
+
+    /// Append `s`: a plain copy, its facts are not looked at.
     ///
     /// ```
     /// let mut b = ito::StrBuf::new();
@@ -223,24 +259,28 @@ impl StrBuf {
     /// ```
     #[inline]
     pub fn push_str(&mut self, s: &str) {
-        self.reserve(s.len());
-        // SAFETY: room for `s.len()` bytes at `len` was reserved; our buffer
-        // cannot overlap `s` (we hold `&mut self`).
-        let f = unsafe { facts::copy_classify(s.as_bytes(), self.base_mut().add(self.len)) };
-        self.facts &= f;
-        self.len += s.len();
+        self.copy(s);
+        self.known = self.known.and(Known::UNKNOWN);
     }
 
-    /// Append one character.
+    /// Append one character (its facts are known for free).
     ///
     /// ```
     /// let mut b = ito::StrBuf::new();
+    /// b.push('"');
     /// b.push('ß');
-    /// assert_eq!(b.as_str(), "ß");
+    /// assert_eq!(b.as_str(), "\"ß");
+    /// assert!(!b.is_ascii() && !b.is_json_safe());
     /// ```
     #[inline]
     pub fn push(&mut self, c: char) {
-        self.push_str(c.encode_utf8(&mut [0; 4]));
+        let f = if c.is_ascii() {
+            facts::byte_facts(c as u8)
+        } else {
+            facts::JSON_SAFE // only ASCII bytes need JSON escaping
+        };
+        self.copy(c.encode_utf8(&mut [0; 4]));
+        self.known = self.known.and(Known::all(f));
     }
 
     /// Remove everything, keeping the capacity.
@@ -254,17 +294,23 @@ impl StrBuf {
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
-        self.facts = facts::ALL;
+        self.known = Known::all(facts::ALL);
     }
 
     /// Turn the buffer into a [`Str`]: O(1) and no copy when longer than 23
-    /// bytes (the allocation already has the header slot); inline (a copy of
-    /// at most 23 bytes) otherwise.
+    /// bytes (the allocation already has the header slot, which receives
+    /// what is known of the facts); inline (a copy of at most 23 bytes)
+    /// otherwise.
     ///
     /// ```
     /// let mut b = ito::StrBuf::new();
     /// b.push_str("short");
     /// assert!(b.freeze().is_inline());
+    /// let mut b = ito::StrBuf::new();
+    /// b.push('\t'); // known: needs escaping
+    /// b.push_str("and a longer tail, not looked at");
+    /// let s = b.freeze();
+    /// assert!(s.is_heap() && !s.is_json_safe()); // answered without a scan
     /// ```
     #[inline]
     pub fn freeze(self) -> Str {
@@ -282,8 +328,8 @@ impl StrBuf {
         // SAFETY: heap mode (len > 23 = inline cap): `heap` has capacity
         // `cap >= len`, `len` bytes initialised; ownership moves to the Str.
         unsafe {
-            heap::init_header(this.heap, this.cap);
-            Str::from_heap_parts(this.heap, this.len, this.facts)
+            heap::init_header(this.heap, this.cap, this.known);
+            Str::from_heap_parts(this.heap, this.len)
         }
     }
 }
@@ -301,6 +347,7 @@ impl Clone for StrBuf {
     fn clone(&self) -> Self {
         let mut b = StrBuf::with_capacity(self.len);
         b.push_str(self.as_str());
+        b.known = self.known;
         b
     }
 }

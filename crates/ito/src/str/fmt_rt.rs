@@ -9,14 +9,21 @@
 //! let len = LITERAL_BYTES /* a constant */ + p1.len() + ...;
 //! let mut w = Writer::new(len);      // inline (len <= 23) or ONE exact allocation
 //! w.write_known("lit", FACTS);       // literal facts computed at compile time
-//! w.piece(&p1, &ctx);                // memcpy (+ classify when facts unknown)
+//! w.piece(&p1, &ctx);                // memcpy, never a classification
 //! w.finish()                         // -> Str, no further copy
 //! ```
+//!
+//! Every byte is written by a plain copy. The writer ANDs what is known of
+//! the pieces' facts (three-valued, see `known.rs`): a literal's are known
+//! at compile time, digits are ASCII and JSON safe, a heap or static `Str`
+//! brings what it knows, any other piece is unknown. A heap result stores
+//! that in its header: fully known when every piece was, known false as
+//! soon as one piece was, otherwise left for the first query to compute.
 //!
 //! Each argument's *kind* is picked by autoref specialization:
 //! - [`StrLike`] (`str`, `String`, `Str`, `StrBuf`, `Box<str>`, `Cow<str>`,
 //!   `Rc<str>`, `Arc<str>`, and references to them): the piece borrows the
-//!   argument's bytes, nothing is rendered; a `Str`'s cached facts are reused;
+//!   argument's bytes, nothing is rendered; a `Str`'s known facts are reused;
 //! - [`IntLike`] (primitive integers up to 64 bits): digits are counted
 //!   exactly by writing them into a 20-byte stack buffer inside the piece;
 //! - anything else `Display`, and every placeholder with a spec (`{:?}`,
@@ -29,7 +36,7 @@
 //!
 //! Everything here is `#[doc(hidden)]` plumbing for the macros.
 
-use super::{facts, heap, inline, Str, StrBuf, INLINE_CAP};
+use super::{facts, heap, inline, Known, Str, StrBuf, INLINE_CAP};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
@@ -37,8 +44,8 @@ use std::mem::MaybeUninit;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// Facts value meaning "not known, classify while copying".
-pub const UNKNOWN: u8 = 0x80;
+/// [`StrLike::ito_facts`] of a piece about which nothing is known.
+pub const UNKNOWN: u8 = Known::UNKNOWN.bits();
 /// Facts of text that is ASCII and JSON safe (digits, most literals).
 pub const ALL: u8 = facts::ALL;
 /// The ASCII fact bit.
@@ -54,7 +61,7 @@ pub struct Writer {
     heap: *mut u8,
     len: usize,
     pos: usize,
-    facts: u8,
+    known: Known,
 }
 
 impl Writer {
@@ -72,7 +79,7 @@ impl Writer {
             heap,
             len,
             pos: 0,
-            facts: facts::ALL,
+            known: Known::all(facts::ALL),
         }
     }
 
@@ -93,53 +100,54 @@ impl Writer {
         unsafe { base.add(self.pos) }
     }
 
-    /// Append `s`, computing its facts during the copy when the result
-    /// goes to the heap (an inline result computes its facts on demand, so
-    /// its pieces are plain copies).
+    /// Append `s` with a plain copy.
     #[inline(always)]
-    pub fn write_classify(&mut self, s: &str) {
+    fn copy(&mut self, s: &str) {
         let dst = self.slot(s.len());
         // SAFETY: `slot` checked room for `s.len()` bytes; `dst` is our own
         // buffer, which cannot overlap a `&str` the caller holds.
-        unsafe {
-            if self.heap.is_null() {
-                std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len());
-            } else {
-                self.facts &= facts::copy_classify(s.as_bytes(), dst);
-            }
-        }
+        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len()) };
         self.pos += s.len();
     }
 
-    /// Append `s`, whose facts are already known (a plain `memcpy`).
+    /// Append `s`, whose facts are not known (a plain copy).
+    #[inline(always)]
+    pub fn write_unknown(&mut self, s: &str) {
+        self.copy(s);
+        self.known = self.known.and(Known::UNKNOWN);
+    }
+
+    /// Append `s`, whose facts are known to be `facts` (`ASCII | JSON_SAFE`
+    /// bits; literals, classified at compile time).
     #[inline(always)]
     pub fn write_known(&mut self, s: &str, facts: u8) {
-        if facts & UNKNOWN != 0 {
-            return self.write_classify(s);
-        }
-        let dst = self.slot(s.len());
-        // SAFETY: as in `write_classify`.
-        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len()) };
-        self.facts &= facts;
-        self.pos += s.len();
+        self.copy(s);
+        self.known = self.known.and(Known::all(facts));
+    }
+
+    /// Append `s` with what is known of its facts ([`StrLike::ito_facts`]).
+    #[inline(always)]
+    fn write_piece(&mut self, s: &str, known: u8) {
+        self.copy(s);
+        self.known = self.known.and(Known::from_bits(known));
     }
 
     /// Append a measured piece.
     #[inline(always)]
     pub fn piece(&mut self, piece: &Piece<'_>, ctx: &Ctx) {
         match piece {
-            Piece::Str(s, f) => self.write_known(s, *f),
+            Piece::Str(s, k) => self.write_piece(s, *k),
             Piece::Int(buf, start) => {
                 // SAFETY: IntBuf holds ASCII digits and an optional sign.
                 let s = unsafe { std::str::from_utf8_unchecked(&buf[*start as usize..]) };
                 self.write_known(s, facts::ALL)
             }
-            Piece::Scratch(start, len, f) => {
+            Piece::Scratch(start, len) => {
                 let s = &ctx.bytes()[*start..*start + *len];
                 // SAFETY: scratch pieces are whole `write_str` outputs of one
                 // `fmt::Display` call, hence UTF-8.
                 let s = unsafe { std::str::from_utf8_unchecked(s) };
-                self.write_known(s, *f)
+                self.write_unknown(s)
             }
         }
     }
@@ -164,8 +172,8 @@ impl Writer {
             // SAFETY: fully written allocation of capacity `len`; ownership
             // moves to the `Str` (the writer is not dropped).
             unsafe {
-                heap::init_header(this.heap, this.len);
-                Str::from_heap_parts(this.heap, this.len, this.facts)
+                heap::init_header(this.heap, this.len, this.known);
+                Str::from_heap_parts(this.heap, this.len)
             }
         }
     }
@@ -183,12 +191,13 @@ impl Drop for Writer {
 
 /// A measured piece of a `format!` result.
 pub enum Piece<'a> {
-    /// Borrowed text and its facts (or [`UNKNOWN`]).
+    /// Borrowed text and what is known of its facts
+    /// ([`StrLike::ito_facts`]).
     Str(&'a str, u8),
     /// Decimal digits at `buf[start..]`.
     Int([u8; 20], u8),
-    /// `len` bytes at `start` in the [`Ctx`] scratch, with their facts.
-    Scratch(usize, usize, u8),
+    /// `len` bytes at `start` in the [`Ctx`] scratch (facts unknown).
+    Scratch(usize, usize),
 }
 
 impl Piece<'_> {
@@ -198,7 +207,7 @@ impl Piece<'_> {
         match self {
             Piece::Str(s, _) => s.len(),
             Piece::Int(_, start) => 20 - *start as usize,
-            Piece::Scratch(_, len, _) => *len,
+            Piece::Scratch(_, len) => *len,
         }
     }
 
@@ -220,7 +229,6 @@ pub struct Ctx {
     stack: [MaybeUninit<u8>; STACK_SCRATCH],
     len: usize,
     spill: Option<Vec<u8>>,
-    facts: u8,
 }
 
 impl Default for Ctx {
@@ -237,7 +245,6 @@ impl Ctx {
             stack: [const { MaybeUninit::uninit() }; STACK_SCRATCH],
             len: 0,
             spill: None,
-            facts: facts::ALL,
         }
     }
 
@@ -248,11 +255,10 @@ impl Ctx {
             return Piece::Str(s, UNKNOWN);
         }
         let start = self.len;
-        self.facts = facts::ALL;
         // Writing to the scratch never fails; a `Display` impl returning an
         // error is a bug in that impl, reported like `std::format!` does.
         fmt::write(self, args).expect("a Display implementation returned an error unexpectedly");
-        Piece::Scratch(start, self.len - start, self.facts)
+        Piece::Scratch(start, self.len - start)
     }
 
     /// Everything rendered so far.
@@ -283,10 +289,13 @@ impl fmt::Write for Ctx {
         let n = s.len();
         if self.spill.is_none() && n <= STACK_SCRATCH - self.len {
             // SAFETY: room for `n` bytes checked; the stack buffer is ours.
-            let f = unsafe {
-                facts::copy_classify(s.as_bytes(), self.stack.as_mut_ptr().add(self.len).cast())
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    s.as_ptr(),
+                    self.stack.as_mut_ptr().add(self.len).cast::<u8>(),
+                    n,
+                )
             };
-            self.facts &= f;
             self.len += n;
             return Ok(());
         }
@@ -296,17 +305,8 @@ impl fmt::Write for Ctx {
         let Some(v) = self.spill.as_mut() else {
             unreachable!("spilled above")
         };
-        v.reserve(n);
-        let at = v.len();
-        // SAFETY: `reserve` made room for `n` bytes after `at`; they are
-        // written before `set_len`.
-        let f = unsafe {
-            let f = facts::copy_classify(s.as_bytes(), v.as_mut_ptr().add(at));
-            v.set_len(at + n);
-            f
-        };
+        v.extend_from_slice(s.as_bytes());
         self.len = v.len();
-        self.facts &= f;
         Ok(())
     }
 }
@@ -339,7 +339,7 @@ pub struct Arg<'a, T: ?Sized>(pub &'a T);
 pub trait StrLike {
     /// The content.
     fn ito_str(&self) -> &str;
-    /// Known facts, or [`UNKNOWN`].
+    /// What is known of the facts (a `Known` byte), [`UNKNOWN`] by default.
     #[inline(always)]
     fn ito_facts(&self) -> u8 {
         UNKNOWN
@@ -361,15 +361,11 @@ impl StrLike for Str {
     fn ito_str(&self) -> &str {
         self.as_str()
     }
-    /// Stored facts of a heap or static `Str`; an inline one's are
-    /// computed during the (short) copy instead.
+    /// What a heap or static `Str` knows; nothing for an inline one (its
+    /// facts are never stored).
     #[inline(always)]
     fn ito_facts(&self) -> u8 {
-        if self.is_inline() {
-            UNKNOWN
-        } else {
-            self.stored_facts()
-        }
+        self.known().bits()
     }
 }
 
@@ -380,7 +376,7 @@ impl StrLike for StrBuf {
     }
     #[inline(always)]
     fn ito_facts(&self) -> u8 {
-        self.facts_bits()
+        self.known_bits()
     }
 }
 

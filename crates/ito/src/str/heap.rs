@@ -2,23 +2,22 @@
 //!
 //! ```text
 //! allocation (align 8), HEADER = 24 bytes (64- and 32-bit targets):
-//! +----------------+----------------+--------+---------------+
-//! | rc: AtomicUsize| hash: AtomicU64| cap    | bytes[0..cap] |
-//! | 0..8           | 8..16          | 16..24 | 24..24+cap    |
-//! +----------------+----------------+--------+---------------+
-//!                                              ^
+//! +--------+-------+-----+----------------+--------+---------------+
+//! | rc: u32| facts | pad | hash: AtomicU64| cap    | bytes[0..cap] |
+//! | 0..4   | 4     | 5..8| 8..16          | 16..24 | 24..24+cap    |
+//! +--------+-------+-----+----------------+--------+---------------+
+//!                                                    ^
 //! Str handle (24 bytes):  [ data ptr | len | pad | tag ]-'
-//! tag = 0b1 S A 11111   (bit 7 set: the only form that owns a count)
+//! tag = 0b1 0 0 11111   (bit 7 set: the only form that owns a count)
 //! ```
 //!
-//! - On 32-bit targets (wasm32, i686) `rc` and `cap` are 4 bytes, each
-//!   followed by 4 bytes of padding (`AtomicU64` is 8-aligned everywhere):
-//!   still 24 bytes, asserted below.
+//! - On 32-bit targets (wasm32, i686) `cap` is 4 bytes followed by 4 bytes
+//!   of padding (`AtomicU64` is 8-aligned everywhere): still 24 bytes,
+//!   asserted below.
 //! - The handle points at the *bytes*, not the header, so `Deref` is
 //!   `(ptr, len)` straight from the handle, shared with the static
-//!   representation; the header sits at `ptr - HEADER`. The length and the
-//!   facts live only in the handle (every handle of one allocation has the
-//!   same ones), so the header holds just what the handles share.
+//!   representation; the header sits at `ptr - HEADER`. The length lives
+//!   only in the handle (every handle of one allocation has the same one).
 //! - `rc` counts handles. Clone is one `fetch_add(Relaxed)`. Drop first
 //!   loads the count (`Acquire`): at 1 this handle is the only one (no
 //!   other can be cloned from, as cloning needs a handle), so it frees
@@ -28,8 +27,17 @@
 //!   by its only owner soon after it was built: a locked decrement waits
 //!   for the copy's stores to drain, ~4 ns of a 64-byte build + drop on
 //!   Zen 5 (13.2 -> 9.3 ns; 2026-11-25), while clone + drop of a shared
-//!   string stays at 1.00x `Arc<str>`. (On the AVX2 host of 2026-11-22 it
-//!   saved under 0.5 ns and cost that case 5-10 %; that host is gone.)
+//!   string stays at 1.00x `Arc<str>`. The count is 32 bits (so the facts
+//!   byte fits beside it); like `Arc`, more than `i32::MAX` handles abort
+//!   the process (they can only come from leaking handles in a loop).
+//! - `facts` is what is known of the bytes' facts (a [`Known`] byte):
+//!   builders store what they got for free, often nothing; the first
+//!   `is_ascii`/`is_json_safe`/`quote_str` that needs an unknown fact
+//!   computes it and stores it here, where every clone sees it. A relaxed
+//!   load and a relaxed store suffice: every thread computes the same value
+//!   of the same immutable bytes, so racing stores only ever write true
+//!   knowledge (a store that loses a race can forget a fact another thread
+//!   learned at the same moment; it is then computed again, never wrong).
 //! - `hash` caches [`crate::hash::hash_bytes`] of the bytes; 0 means "not yet
 //!   computed" (a string whose real hash is 0 is simply recomputed each time,
 //!   a 2^-64 event), so a string that is never hashed is never hashed.
@@ -37,21 +45,31 @@
 //!   (`format!`, `concat!`, `Str::from(&str)`) have `cap == len`; a frozen
 //!   `StrBuf` keeps its spare capacity (that is what makes `freeze` O(1)).
 //!   Only the free reads it.
+//!
+//! Under `--cfg loom` the atomics are loom's, so `tests/loom_str.rs`
+//! model-checks this very code (the count and the facts cache).
 
+use super::known::Known;
+#[cfg(loom)]
+use loom::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::alloc::{self, Layout};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+#[cfg(not(loom))]
+use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// The header in front of the bytes of a heap `Str`.
 #[repr(C)]
 pub(crate) struct Header {
-    pub(crate) rc: AtomicUsize,
+    pub(crate) rc: AtomicU32,
+    pub(crate) facts: AtomicU8,
     pub(crate) hash: AtomicU64,
     pub(crate) cap: usize,
 }
 
 /// Bytes before the data: the header rounded up to its alignment.
 pub(crate) const HEADER: usize = std::mem::size_of::<Header>();
-// 64-bit: 8 + 8 + 8. 32-bit: 4 (+ 4 padding) + 8 + 4, rounded up to 24.
+// 64-bit: 4 + 1 (+ 3 padding) + 8 + 8. 32-bit: 4 + 1 (+ 3) + 8 + 4,
+// rounded up to 24. (loom's atomics are larger.)
+#[cfg(not(loom))]
 const _: () = assert!(HEADER == 24);
 const _: () = assert!(HEADER.is_multiple_of(std::mem::align_of::<Header>()));
 
@@ -119,18 +137,21 @@ pub(crate) unsafe fn free_data(data: *mut u8, cap: usize) {
     unsafe { alloc::dealloc(data.sub(HEADER), layout(cap)) }
 }
 
-/// Write a fresh header (refcount 1, hash unknown) in front of `data`.
+/// Write a fresh header (refcount 1, facts `known`, hash unknown) in front
+/// of `data`.
 ///
 /// # Safety
-/// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `cap`.
+/// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `cap`, and
+/// `known` is true of the bytes the `Str` will hold.
 #[inline]
-pub(crate) unsafe fn init_header(data: *mut u8, cap: usize) {
+pub(crate) unsafe fn init_header(data: *mut u8, cap: usize, known: Known) {
     // SAFETY: the header slot precedes `data` in the same allocation, is
     // suitably aligned (allocation align 8, HEADER multiple of 8), and is not
     // shared with anybody yet.
     unsafe {
         data.sub(HEADER).cast::<Header>().write(Header {
-            rc: AtomicUsize::new(1),
+            rc: AtomicU32::new(1),
+            facts: AtomicU8::new(known.bits()),
             hash: AtomicU64::new(0),
             cap,
         })
@@ -156,9 +177,10 @@ pub(crate) unsafe fn header<'a>(data: *const u8) -> &'a Header {
 pub(crate) unsafe fn retain(data: *const u8) {
     // SAFETY: forwarded contract.
     let old = unsafe { header(data) }.rc.fetch_add(1, Ordering::Relaxed);
-    // Like `Arc`: more than isize::MAX handles means leaked handles were
-    // being created in a loop; abort instead of risking an overflow.
-    if old > isize::MAX as usize {
+    // Like `Arc`: more than i32::MAX handles means leaked handles were
+    // being created in a loop; abort instead of risking an overflow (the
+    // other half of the range is headroom for racing increments).
+    if old > i32::MAX as u32 {
         std::process::abort();
     }
 }
@@ -200,7 +222,7 @@ pub(crate) unsafe fn release(data: *const u8) {
 unsafe fn release_last(data: *const u8) {
     // Pairs with the other handles' Release decrements: their uses of the
     // bytes happen before the free.
-    std::sync::atomic::fence(Ordering::Acquire);
+    fence(Ordering::Acquire);
     // SAFETY: forwarded contract: no handle is left, so the header is ours.
     let cap = unsafe { header(data) }.cap;
     // SAFETY: the allocation was made with `cap` by `alloc_data`.
@@ -225,4 +247,30 @@ pub(crate) unsafe fn content_hash(data: *const u8, len: usize) -> u64 {
     // value is a pure function of immutable bytes.
     h.hash.store(fresh, Ordering::Relaxed);
     fresh
+}
+
+/// What is known of the facts of a live heap string's bytes.
+///
+/// # Safety
+/// `data` is the data pointer of a live heap `Str`.
+#[inline(always)]
+pub(crate) unsafe fn known(data: *const u8) -> Known {
+    // SAFETY: forwarded contract.
+    Known::from_bits(unsafe { header(data) }.facts.load(Ordering::Relaxed))
+}
+
+/// Add `k` to what is known of a live heap string's facts.
+///
+/// A relaxed load and store, not a locked `fetch_or`: see the module doc
+/// for why a lost race is harmless.
+///
+/// # Safety
+/// `data` is the data pointer of a live heap `Str`, and `k` is true of its
+/// bytes.
+#[inline(always)]
+pub(crate) unsafe fn learn(data: *const u8, k: Known) {
+    // SAFETY: forwarded contract.
+    let f = &unsafe { header(data) }.facts;
+    let old = Known::from_bits(f.load(Ordering::Relaxed));
+    f.store(old.learn(k).bits(), Ordering::Relaxed);
 }

@@ -51,6 +51,8 @@
 
 use super::{Str, INLINE_CAP};
 use crate::simd::facts;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+use crate::simd::vector::{x86::Sse2, Vector};
 
 /// The tag of an inline string of `len` bytes.
 #[inline(always)]
@@ -181,20 +183,16 @@ pub(super) fn quote_if_safe(dst: &mut Vec<u8>, s: &Str, n: usize) -> bool {
     // of the handle; `reserve` makes room for the 25 bytes stored after
     // `len` (quote + 24), of which the first `n + 2` are counted.
     unsafe {
-        use std::arch::x86_64::*;
-        let v0 = _mm_loadu_si128(src.cast::<__m128i>());
-        let v1 = _mm_loadl_epi64(src.add(16).cast::<__m128i>());
-        let m =
-            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
-        if m & !(u32::MAX << n) != 0 {
+        let (v0, v1) = load_handle(src);
+        if !json_safe_prefix(v0, v1, n) {
             return false;
         }
         dst.reserve(1 + std::mem::size_of::<Str>());
         let len = dst.len();
         let p = dst.as_mut_ptr().add(len);
         *p = b'"';
-        _mm_storeu_si128(p.add(1).cast::<__m128i>(), v0);
-        _mm_storel_epi64(p.add(17).cast::<__m128i>(), v1);
+        v0.store(p.add(1));
+        v1.store_low(p.add(17));
         *p.add(n + 1) = b'"';
         dst.set_len(len + n + 2);
         true
@@ -219,13 +217,30 @@ pub(super) fn quote_if_safe(dst: &mut Vec<u8>, s: &Str, n: usize) -> bool {
     }
 }
 
-/// 0xFF in the lanes of `v` that need JSON escaping: the crate's one
-/// vector form of the test, [`special_lanes`](crate::simd::class::special_lanes),
-/// on the baseline SSE2 vector.
+/// The 24 bytes at `p` as SSE2 vectors: bytes 0..16, and 16..24 in the
+/// low half of the second (its high half zero).
+///
+/// # Safety
+/// `p` is readable for 24 bytes.
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline(always)]
-fn bad_sse2(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
-    crate::simd::class::special_lanes(crate::simd::vector::x86::Sse2(v)).0
+unsafe fn load_handle(p: *const u8) -> (Sse2, Sse2) {
+    // SAFETY: SSE2 is part of the x86_64 baseline; the loads cover bytes
+    // 0..16 and 16..24 of the 24 readable bytes.
+    unsafe { (Sse2::load(p), Sse2::load_low(p.add(16))) }
+}
+
+/// Whether the first `n <= 23` of the 24 bytes held by `v0`, `v1` (see
+/// [`load_handle`]) need no JSON escaping: the crate's one vector form of
+/// the test, [`special_lanes`](crate::simd::class::special_lanes), two
+/// movemasks and the low `n` bits of the 24-bit mask.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn json_safe_prefix(v0: Sse2, v1: Sse2, n: usize) -> bool {
+    debug_assert!(n <= INLINE_CAP);
+    let bad = |v: Sse2| Sse2::bits(crate::simd::class::special_lanes(v));
+    let m = bad(v0) | bad(v1) << 16;
+    m & !(u64::MAX << n) == 0
 }
 
 /// JSON-safe test of the 24-byte inline image at `p` with `n` content
@@ -240,17 +255,9 @@ fn bad_sse2(v: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline(always)]
 unsafe fn json_safe_sse2(p: *const u8, n: usize) -> bool {
-    use std::arch::x86_64::*;
-    debug_assert!(n <= INLINE_CAP);
-    // SAFETY: SSE2 is part of the x86_64 baseline; the loads cover bytes
-    // 0..16 and 16..24 of the 24 readable bytes.
-    unsafe {
-        let v0 = _mm_loadu_si128(p.cast::<__m128i>());
-        let v1 = _mm_loadl_epi64(p.add(16).cast::<__m128i>());
-        let m =
-            _mm_movemask_epi8(bad_sse2(v0)) as u32 | (_mm_movemask_epi8(bad_sse2(v1)) as u32) << 16;
-        m & !(u32::MAX << n) == 0
-    }
+    // SAFETY: forwarded contract.
+    let (v0, v1) = unsafe { load_handle(p) };
+    json_safe_prefix(v0, v1, n)
 }
 
 /// The facts bits of the inline string `s` of `n` bytes.

@@ -22,8 +22,10 @@
 /// digits on the stack, anything else is rendered once into a small scratch
 /// buffer (a stack buffer, spilling into a thread-local one that keeps its
 /// capacity). Then it picks the representation once and writes each byte
-/// once. The result's facts (`is_ascii`, `is_json_safe`) are the AND of the
-/// pieces' facts, computed during the copies (literals' at compile time).
+/// once, with plain copies. The result's facts (`is_ascii`, `is_json_safe`)
+/// are known only as far as they come for free: literals are classified at
+/// compile time, digits are ASCII, a `Str` argument brings what it knows;
+/// the rest is computed by the first query (see [`crate::str`]).
 ///
 /// ```
 /// let name = "world";

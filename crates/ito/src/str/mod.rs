@@ -1,5 +1,5 @@
-//! [`Str`]: an immutable, cheaply cloned string value that knows its facts,
-//! and [`StrBuf`], its growable builder.
+//! [`Str`]: an immutable, cheaply cloned string value that learns its facts
+//! on demand, and [`StrBuf`], its growable builder.
 //!
 //! # Layout
 //!
@@ -10,14 +10,16 @@
 //!            bytes 0..8        8..16        16..23      23
 //! inline   [ content (up to 23 bytes), zero padded   | 0 0 0 LLLLL ]  len+1 in L (1..=24)
 //! static   [ ptr -> &'static | len        | 0        | 0 S A 11111 ]
-//! heap     [ ptr -> bytes    | len        | 0        | 1 S A 11111 ]
+//! heap     [ ptr -> bytes    | len        | 0        | 1 0 0 11111 ]
 //!              |
 //!              v  (one allocation)
-//!   [ rc | hash | cap ][ bytes ... ]
-//!   '-- 24-byte header --'
+//!   [ rc | facts | hash | cap ][ bytes ... ]
+//!   '----- 24-byte header -----'
 //! ```
 //!
-//! `A` = every byte is ASCII, `S` = no byte needs JSON escaping. See
+//! `A` = every byte is ASCII, `S` = no byte needs JSON escaping (a static
+//! string's facts, computed when it is made); a heap string keeps what it
+//! knows of them in its header's `facts` byte instead. See
 //! `inline.rs`, `static_str.rs` and `heap.rs` (one file per
 //! representation) for the details; the tag is never 0, which is
 //! `Option<Str>`'s niche. On 32-bit targets the pointer and length fill
@@ -32,24 +34,59 @@
 //!   31 means pointer + length (static or heap), anything else is an
 //!   inline length + 1.
 //!
-//! # Facts
+//! # Facts, on demand
 //!
-//! Heap strings compute their facts with a fused copy + classify kernel
-//! (`simd/facts.rs`) while the bytes are copied in, never by a second pass,
-//! and keep them in the tag; static strings compute them once in
-//! [`Str::from_static`] (at compile time in a `const`). Concatenation
-//! (`format!`, `concat!`, [`Str::concat`], [`Str::join`],
-//! [`StrBuf::push_str`]) ANDs the facts of the pieces, so a heap or static
-//! `Str` piece is copied with a plain `memcpy`. [`quote_str`] uses
-//! `is_json_safe` to write a string as JSON without escaping.
+//! Two facts are known about a string's bytes: [`Str::is_ascii`] and
+//! [`Str::is_json_safe`] (no byte needs escaping in a JSON string, which
+//! lets [`quote_str`] write it with one `memcpy`). As in Ruby, whose
+//! strings carry a "code range" that starts unknown and is computed by the
+//! first operation that needs it, building a `Str` costs a copy and
+//! nothing more; the facts are computed when first asked for, once per
+//! allocation:
 //!
-//! Inline strings (up to 23 bytes) do not store facts: `is_ascii` and
-//! `is_json_safe` compute them from the handle's three words when asked
-//! (`inline.rs`; about 25 register operations, no loop). Building one is
-//! then a plain copy in registers, as fast as `CompactString::from`, and
-//! the classification is paid only by the strings that are asked. An
-//! inline result of `format!`/`concat!` copies its pieces without
-//! classifying them either.
+//! ```text
+//! build (copy only)          first query                   later queries
+//! Str::from, format!,  --->  is_ascii / is_json_safe: ---> one load from
+//! concat!, StrBuf            one scan, both facts cached    the header
+//!   facts: what was          quote_str: the escaper's
+//!   known for free           output length gives "JSON
+//!                            safe", cached
+//! ```
+//!
+//! - **Heap strings** keep what is known in a relaxed atomic byte of the
+//!   shared header (`heap.rs`), so every clone, on any thread, sees what
+//!   any clone learned. Each fact is unknown, known true or known false
+//!   (`known.rs`). A race is harmless: every thread computes the same value
+//!   of the same immutable bytes.
+//! - **Known for free** at build time: a `&'static str` literal in
+//!   `format!`/`concat!` (the macro classifies it at compile time), digits,
+//!   a `char` pushed to a [`StrBuf`], a heap or static `Str` argument that
+//!   already knows. A `&str` argument or a rendered `Display` value is
+//!   copied without a look.
+//! - **Concatenation** (`format!`, `concat!`, [`Str::concat`],
+//!   [`Str::join`], [`StrBuf`]) is a three-valued AND per fact: the result
+//!   knows a fact is true when every piece knew it, knows it is false as
+//!   soon as one piece knew it false, and otherwise leaves it for the first
+//!   query, which scans the whole result once.
+//! - **Static strings** compute both facts in [`Str::from_static`] (at
+//!   compile time in a `const`) and keep them in the tag.
+//! - **Inline strings** (up to 23 bytes) store no facts: `is_ascii` and
+//!   `is_json_safe` compute them from the handle's three words when asked
+//!   (`inline.rs`; about 25 register operations, no loop). Building one is
+//!   a plain copy in registers, as fast as `CompactString::from`.
+//!
+//! ```
+//! use ito::Str;
+//! let who = Str::from("a name that is stored on the heap");
+//! let s = ito::format!("hello, {who}!"); // one copy, facts unknown
+//! let clone = s.clone();
+//! assert!(s.is_json_safe()); // the first query scans once...
+//! assert!(clone.is_ascii()); // ...and every clone shares the answer
+//!
+//! // Known for free: a literal with a quote makes the result known unsafe.
+//! let q = ito::format!("\"{who}\"");
+//! assert!(!q.is_json_safe()); // no scan
+//! ```
 //!
 //! # Hash
 //!
@@ -64,6 +101,11 @@
 //! `tests/str_model.rs` (model-based proptest against `String`),
 //! `tests/str_format.rs` (`format!` vs `std::format!`),
 //! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//! The facts' states are checked exactly by a model-based unit test
+//! (`facts_model.rs`: every way into unknown, known at build time,
+//! propagated, computed, and shared across clones and threads), and the
+//! header's facts byte racing a read by the loom model `tests/loom_str.rs`
+//! (`RUSTFLAGS="--cfg loom" cargo test -p ito --release --test loom_str`).
 //!
 //! The unsafe parts run under Miri with strict provenance (proptest runs
 //! 8 cases there, without failure persistence; the exhaustive kernel tests
@@ -86,17 +128,25 @@
 //!   for the header in front of the bytes, so reusing it would need a second
 //!   allocation for the header (the `Arc<String>` double indirection the
 //!   single-allocation design exists to avoid). One exact-size copy instead.
-//! - No NEON facts kernel yet (aarch64 runs SWAR).
+//! - No fused copy + classify when building: it cost about 1 ns per piece
+//!   (the whole gap between `format!` and a hand-written `String`), paid
+//!   by every string whether or not its facts were ever asked for. The
+//!   kernel (`simd/facts.rs`) now serves the first query's scan.
+//! - No scan of only the unknown pieces of a concatenation: the result does
+//!   not remember where its pieces were, so the first query scans it whole.
 //! - `Str::join` collects the items first (to measure before writing): up
 //!   to 16 on the stack, more in a temporary `Vec` of the items (one extra
 //!   allocation; the string is still allocated once, at its final size). A
 //!   two-pass walk over a `Clone` iterator would avoid it but would
 //!   re-run `map` closures (e.g. re-allocate `to_string()` results).
 mod buf;
+#[cfg(test)]
+mod facts_model;
 #[doc(hidden)]
 pub mod fmt_rt;
 mod heap;
 mod inline;
+mod known;
 mod macros;
 mod static_str;
 mod traits;
@@ -104,6 +154,7 @@ mod traits;
 pub use buf::StrBuf;
 
 use crate::simd::facts;
+use known::Known;
 use std::num::NonZeroU64;
 
 /// Longest string stored inline (0 allocations).
@@ -175,8 +226,9 @@ union Head {
 /// `&'static str`, or one shared heap allocation. Clone is a copy, free, or
 /// one atomic increment.
 ///
-/// It knows whether it [is ASCII](Str::is_ascii) and whether it [is JSON
-/// safe](Str::is_json_safe) without rescanning, and caches its
+/// Whether it [is ASCII](Str::is_ascii) and whether it [is JSON
+/// safe](Str::is_json_safe) are computed on first use and cached for every
+/// clone (see [the module docs](crate::str)), like its
 /// [content hash](Str::content_hash).
 ///
 /// ```
@@ -240,20 +292,20 @@ impl Str {
     ///
     /// # Safety
     /// `data` came from `heap::alloc_data` and has an initialised header
-    /// with a count owned by this handle; `data[..len]` is UTF-8 with
-    /// `facts`.
+    /// (whose facts are true of `data[..len]`) with a count owned by this
+    /// handle; `data[..len]` is UTF-8.
     #[inline(always)]
-    unsafe fn from_heap_parts(data: *const u8, len: usize, facts: u8) -> Str {
+    unsafe fn from_heap_parts(data: *const u8, len: usize) -> Str {
         Str {
             head: Head {
                 ptr: PtrLen { ptr: data, len },
             },
-            last: Last::with_tag(HEAP_BIT | PTR_FORM | (facts << FACTS_SHIFT)),
+            last: Last::with_tag(HEAP_BIT | PTR_FORM),
         }
     }
 
-    /// Build from UTF-8 `bytes`: inline (a copy in registers, no
-    /// classification), or one heap allocation with a fused copy + classify.
+    /// Build from UTF-8 `bytes`: inline (a copy in registers), or one heap
+    /// allocation and a `memcpy`; no classification either way.
     ///
     /// Always inlined (the inline case is a handful of register operations,
     /// and returning a `Str` through memory from a non-inlined call costs a
@@ -271,20 +323,48 @@ impl Str {
         unsafe { Str::heap_copy(bytes) }
     }
 
-    /// One exact-size allocation, bytes copied and classified in one pass.
+    /// One exact-size allocation and a `memcpy`; the facts start unknown
+    /// (the first query computes them, see "Facts" in the module doc).
     ///
     /// # Safety
     /// `bytes` is UTF-8.
     #[inline]
     unsafe fn heap_copy(bytes: &[u8]) -> Str {
+        // SAFETY: forwarded; nothing is known, which is true of any bytes.
+        unsafe { Str::heap_copy_known(bytes, Known::UNKNOWN) }
+    }
+
+    /// [`Str::heap_copy`] with what is already known of the facts.
+    ///
+    /// # Safety
+    /// `bytes` is UTF-8 and `known` is true of it.
+    #[inline(always)]
+    unsafe fn heap_copy_known(bytes: &[u8], known: Known) -> Str {
         let data = heap::alloc_data(bytes.len());
-        // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes.
-        let f = unsafe { facts::copy_classify(bytes, data) };
-        // SAFETY: fully written above; header initialised before wrapping.
+        // SAFETY: `data` is a fresh allocation of `bytes.len()` bytes, which
+        // cannot overlap `bytes`; fully written before the header is
+        // initialised and the handle made.
         unsafe {
-            heap::init_header(data, bytes.len());
-            Str::from_heap_parts(data, bytes.len(), f)
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+            heap::init_header(data, bytes.len(), known);
+            Str::from_heap_parts(data, bytes.len())
         }
+    }
+
+    /// Copy `s` into a new `Str` whose facts are already known to be `f`
+    /// (`facts::ASCII | facts::JSON_SAFE` bits, e.g. from a parser's scan
+    /// of the same bytes): a heap result starts with them cached, an inline
+    /// one computes its own on demand as always.
+    #[allow(dead_code)] // the JSON parser's constructor
+    #[inline]
+    pub(crate) fn from_str_with_facts(s: &str, f: u8) -> Str {
+        debug_assert_eq!(f, facts::classify_scalar(s.as_bytes()), "{s:?}");
+        if s.len() <= INLINE_CAP {
+            // SAFETY: length checked; `s` is UTF-8.
+            return unsafe { inline::new(s.as_bytes()) };
+        }
+        // SAFETY: `s` is UTF-8 and `f` its facts (the caller's word).
+        unsafe { Str::heap_copy_known(s.as_bytes(), Known::all(f)) }
     }
 
     /// Copy `s` into a new `Str` (inline when it fits, otherwise one
@@ -304,22 +384,69 @@ impl Str {
         self.last.tag()
     }
 
-    /// The facts bits (`facts::ASCII | facts::JSON_SAFE`): stored in the tag
-    /// of the pointer forms, computed from the bytes of an inline string.
+    /// The facts bits (`facts::ASCII | facts::JSON_SAFE`), as the queries
+    /// answer them (computing and caching unknown heap facts).
     #[cfg(test)]
     fn facts(&self) -> u8 {
         let l = self.tag() & LEN_MASK;
         if l != PTR_FORM {
             inline::facts_of(self, l as usize - 1)
         } else {
-            self.stored_facts()
+            (if self.is_ascii() { facts::ASCII } else { 0 })
+                | (if self.is_json_safe() {
+                    facts::JSON_SAFE
+                } else {
+                    0
+                })
         }
     }
 
-    /// The facts bits of the tag (meaningful for the pointer forms only).
+    /// What is known of the facts without computing anything: the tag's
+    /// facts of a static string, the header's of a heap one, nothing of an
+    /// inline one (computing those costs a few register operations, not a
+    /// scan, so nothing is stored).
+    #[inline(always)]
+    fn known(&self) -> Known {
+        if self.is_heap() {
+            // SAFETY: heap handle: the allocation is live while `self` is.
+            unsafe { heap::known(self.head.ptr.ptr) }
+        } else if self.is_inline() {
+            Known::UNKNOWN
+        } else {
+            Known::all(self.stored_facts())
+        }
+    }
+
+    /// The facts bits of the tag (meaningful for the static form only).
     #[inline(always)]
     fn stored_facts(&self) -> u8 {
         (self.tag() >> FACTS_SHIFT) & facts::ALL
+    }
+
+    /// `fact` of a pointer-form string: the static tag's, or the heap
+    /// header's, computed and cached on the first query.
+    #[inline(always)]
+    fn pointer_fact(&self, fact: u8) -> bool {
+        if !self.is_heap() {
+            return self.stored_facts() & fact != 0;
+        }
+        // SAFETY: heap handle: the allocation is live while `self` is.
+        match unsafe { heap::known(self.head.ptr.ptr) }.get(fact) {
+            Some(v) => v,
+            None => self.learn_facts() & fact != 0,
+        }
+    }
+
+    /// Scan a heap string's bytes once and cache both facts in its header,
+    /// where every clone sees them.
+    #[cold]
+    #[inline(never)]
+    fn learn_facts(&self) -> u8 {
+        debug_assert!(self.is_heap());
+        let f = facts::classify(self.as_bytes());
+        // SAFETY: heap handle, alive; `f` are the facts of its bytes.
+        unsafe { heap::learn(self.head.ptr.ptr, Known::all(f)) };
+        f
     }
 
     /// The content as bytes.
@@ -382,29 +509,45 @@ impl Str {
         self.len() == 0
     }
 
-    /// Whether every byte is ASCII: cached for heap and static strings,
-    /// a few word operations on the handle for inline ones (no scan).
+    /// Whether every byte is ASCII.
+    ///
+    /// A heap string answers from its header once the fact is known, and
+    /// otherwise scans its bytes once and caches both facts there for every
+    /// clone (see "Facts" in the module doc); a static string answers from
+    /// its handle; an inline one computes it with a few word operations on
+    /// the handle (no scan).
     ///
     /// ```
     /// assert!(ito::Str::from("abc").is_ascii());
     /// assert!(!ito::Str::from("é").is_ascii());
+    /// let long = ito::Str::from("a heap string: more than 23 bytes, é");
+    /// let copy = long.clone();
+    /// assert!(!long.is_ascii()); // first query: one scan, cached
+    /// assert!(!copy.is_ascii()); // the clone shares the cached answer
     /// ```
     #[inline]
     pub fn is_ascii(&self) -> bool {
         if self.is_inline() {
             inline::is_ascii(self)
         } else {
-            self.stored_facts() & facts::ASCII != 0
+            self.pointer_fact(facts::ASCII)
         }
     }
 
     /// Whether no byte needs escaping in a JSON string (no `"`, `\` or
-    /// control character below 0x20): cached for heap and static strings,
-    /// a few word operations on the handle for inline ones (no scan).
+    /// control character below 0x20).
+    ///
+    /// Answered like [`Str::is_ascii`]: from the heap header once known
+    /// (the first query scans once and caches both facts for every clone),
+    /// from the handle of a static string, by a few word operations on an
+    /// inline one.
     ///
     /// ```
     /// assert!(ito::Str::from("plain é").is_json_safe());
     /// assert!(!ito::Str::from("say \"hi\"").is_json_safe());
+    /// let long = ito::Str::from("a heap string, needs no escaping at all");
+    /// assert!(long.is_json_safe()); // scanned once
+    /// assert!(long.clone().is_json_safe()); // cached in the shared header
     /// ```
     #[inline]
     pub fn is_json_safe(&self) -> bool {
@@ -412,7 +555,7 @@ impl Str {
         if l != PTR_FORM {
             inline::is_json_safe(self, l as usize - 1)
         } else {
-            self.stored_facts() & facts::JSON_SAFE != 0
+            self.pointer_fact(facts::JSON_SAFE)
         }
     }
 
@@ -471,8 +614,9 @@ impl Str {
     }
 
     /// Concatenate `pieces` into one `Str`: inline when the total fits,
-    /// otherwise exactly one allocation of exactly the total size. The facts
-    /// are computed while copying.
+    /// otherwise exactly one allocation of exactly the total size. The
+    /// pieces are plain copies; the facts of a heap result are computed by
+    /// the first query that needs them.
     ///
     /// ```
     /// let s = ito::Str::concat(&["hello", ", ", "world"]);
@@ -485,7 +629,7 @@ impl Str {
             .expect("ito::Str::concat: length overflow");
         let mut w = fmt_rt::Writer::new(total);
         for p in pieces {
-            w.write_classify(p);
+            w.write_unknown(p);
         }
         w.finish()
     }
@@ -522,15 +666,10 @@ impl Str {
         }
         let mut w = fmt_rt::Writer::new(total);
         if let Some((first, rest)) = items.split_first() {
-            w.write_classify(first.as_ref());
-            if rest.is_empty() {
-                return w.finish();
-            }
-            // Classify the separator once, then memcpy it each time.
-            let sep_facts = facts::classify(sep.as_bytes());
+            w.write_unknown(first.as_ref());
             for it in rest {
-                w.write_known(sep, sep_facts);
-                w.write_classify(it.as_ref());
+                w.write_unknown(sep);
+                w.write_unknown(it.as_ref());
             }
         }
         w.finish()
@@ -560,17 +699,29 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 /// Append `s` to `dst` as a JSON string literal (with the quotes); also
 /// available as `ito::json::quote_str`.
 ///
-/// A JSON-safe `Str` (see [`Str::is_json_safe`]) is written without
-/// looking at its bytes again, after a single `reserve`: a heap or static
-/// one with one `memcpy` between the two quotes, an inline one with three
-/// fixed word stores of the whole handle (its facts cost a few word
+/// A `Str` known to be JSON safe (see [`Str::is_json_safe`]) is written
+/// without looking at its bytes again, after a single `reserve`: a heap or
+/// static one with one `memcpy` between the two quotes, an inline one with
+/// three fixed word stores of the whole handle (its facts cost a few word
 /// operations). Any other goes through [`crate::json::quote`] (the SIMD
 /// escaper; the same output as `serde_json`).
+///
+/// A heap `Str` whose JSON-safe fact is not known yet learns it as a
+/// by-product: escaping always lengthens the output, so the string is JSON
+/// safe exactly when the quoted text is its length plus the two quotes. The
+/// answer is cached in the shared header, and the next `quote_str` of it
+/// (or of any clone) is a `memcpy`.
 ///
 /// ```
 /// let mut out = Vec::new();
 /// ito::str::quote_str(&mut out, &ito::Str::from("say \"hi\"\n"));
 /// assert_eq!(out, br#""say \"hi\"\n""#);
+///
+/// let s = ito::Str::from("a heap string that needs no escaping");
+/// out.clear();
+/// ito::str::quote_str(&mut out, &s); // escaper; learns "JSON safe"
+/// ito::str::quote_str(&mut out, &s.clone()); // memcpy
+/// assert_eq!(out, [&b"\"a heap string that needs no escaping\""[..]; 2].concat());
 /// ```
 #[inline(always)]
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
@@ -587,7 +738,12 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
 /// escaping.
 #[inline(never)]
 fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
-    if !s.is_inline() && s.stored_facts() & facts::JSON_SAFE != 0 {
+    let safe = if s.is_inline() {
+        Some(false) // `quote_str` found it unsafe
+    } else {
+        s.known().get(facts::JSON_SAFE)
+    };
+    if safe == Some(true) {
         let bytes = s.as_bytes();
         let n = bytes.len();
         dst.reserve(n + 2);
@@ -604,7 +760,16 @@ fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
         }
         return;
     }
+    let before = dst.len();
     crate::json::quote(dst, s.as_str());
+    if safe.is_none() {
+        // Only heap strings have unknown facts. Every escape writes at
+        // least two bytes for one, so nothing was escaped exactly when the
+        // output is the input plus the two quotes.
+        let clean = dst.len() - before == s.len() + 2;
+        // SAFETY: heap handle, alive; `clean` is its JSON-safe fact.
+        unsafe { heap::learn(s.head.ptr.ptr, Known::json_safe(clean)) };
+    }
 }
 
 impl Clone for Str {
@@ -810,7 +975,7 @@ mod tests {
     #[should_panic(expected = "writer overflow")]
     fn str_writer_refuses_overflow() {
         let mut w = fmt_rt::Writer::new(30);
-        w.write_classify(&"o".repeat(31));
+        w.write_unknown(&"o".repeat(31));
     }
 
     #[test]

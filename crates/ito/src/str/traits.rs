@@ -122,8 +122,8 @@ impl fmt::Debug for Str {
 }
 
 impl From<&str> for Str {
-    /// Copy (inline up to 23 bytes, else one exact-size allocation whose
-    /// facts are computed during the copy).
+    /// Copy (inline up to 23 bytes, else one exact-size allocation and a
+    /// `memcpy`; the facts are computed by the first query that needs them).
     #[inline(always)]
     fn from(s: &str) -> Str {
         Str::from_str_copy(s)

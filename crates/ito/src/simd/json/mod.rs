@@ -74,6 +74,10 @@ use crate::simd::vector::Vector;
 use crate::Kernel;
 
 pub(crate) mod bytes;
+#[cfg(feature = "serde")]
+pub(crate) mod space;
+#[cfg(feature = "serde")]
+pub(crate) use space::skip_whitespace;
 #[cfg(all(test, unix))]
 mod escape_tests;
 #[cfg(target_arch = "aarch64")]

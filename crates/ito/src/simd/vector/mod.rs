@@ -117,6 +117,30 @@ pub(crate) trait Vector: Copy {
         }
     }
 
+    /// Loads `W / 2` bytes into the low half; the high half is zero. The
+    /// default goes through [`Vector::load_partial`]; SSE2 overrides it
+    /// with one 8-byte load (`movq`), which the inline `Str` uses for its
+    /// last 8 bytes.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set; `p..p + W / 2` is readable.
+    #[inline(always)]
+    unsafe fn load_low(p: *const u8) -> Self {
+        // SAFETY: forwarded contract; 0 < W / 2 < W.
+        unsafe { Self::load_partial(p, Self::W / 2, 0) }
+    }
+
+    /// Stores the low `W / 2` bytes and nothing else (the counterpart of
+    /// [`Vector::load_low`]; SSE2: one `movq`).
+    ///
+    /// # Safety
+    /// `p..p + W / 2` is writable.
+    #[inline(always)]
+    unsafe fn store_low(self, p: *mut u8) {
+        // SAFETY: forwarded contract; 0 < W / 2 <= W.
+        unsafe { self.store_partial(p, Self::W / 2) }
+    }
+
     /// Every byte `b`.
     ///
     /// # Safety

@@ -33,6 +33,16 @@ impl Vector for Sse2 {
         unsafe { _mm_storeu_si128(p as *mut __m128i, self.0) }
     }
     #[inline(always)]
+    unsafe fn load_low(p: *const u8) -> Self {
+        // SAFETY: 8 readable bytes per the caller; SSE2 is baseline.
+        Sse2(unsafe { _mm_loadl_epi64(p as *const __m128i) })
+    }
+    #[inline(always)]
+    unsafe fn store_low(self, p: *mut u8) {
+        // SAFETY: 8 writable bytes per the caller.
+        unsafe { _mm_storel_epi64(p as *mut __m128i, self.0) }
+    }
+    #[inline(always)]
     unsafe fn splat(b: u8) -> Self {
         // SAFETY: SSE2 is baseline.
         Sse2(unsafe { _mm_set1_epi8(b as i8) })

@@ -1,0 +1,214 @@
+//! Reading whole JSON documents: ito's deserializer against serde_json and
+//! sonic-rs, side by side in one process.
+//!
+//! Workloads: twitter.json, citm_catalog.json and canada.json into typed
+//! structs (`ito_bench::docs`, derived as a serde user would) and into
+//! `serde_json::Value`, all from `&[u8]` (UTF-8 checked). For twitter
+//! typed, the floor: allocating and copying every string the typed value
+//! owns, nothing else. Every contender parses the same bytes (passed
+//! through `black_box`) and its result is dropped inside the timed loop;
+//! results are checked equal to serde_json's first. Throughput is in
+//! input bytes.
+//!
+//! First a summary (contenders alternated, `DE_ROUNDS` rounds, best
+//! kept), then criterion groups. `DE_SUMMARY=only` skips criterion;
+//! `DE_ONLY=text` keeps the rows whose name contains `text`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, Criterion, Throughput};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use ito_bench::docs::{Canada, Citm, Twitter};
+use ito_bench::{CITM, TWITTER};
+
+const CANADA: &str = include_str!("../../data/corpus/canada.json");
+
+type Parse<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+/// The three parsers' `from_slice` into `T`, checked equal first (by
+/// serde_json's rendering of the results).
+fn contenders<T: DeserializeOwned + Serialize + 'static>(
+    input: &'static [u8],
+) -> Vec<Parse<'static>> {
+    let want = serde_json::to_vec(&serde_json::from_slice::<T>(input).unwrap()).unwrap();
+    let ours = serde_json::to_vec(&ito::json::from_slice::<T>(input).unwrap()).unwrap();
+    assert!(ours == want, "ito differs");
+    vec![
+        (
+            "ito",
+            Box::new(move || {
+                drop(black_box(
+                    ito::json::from_slice::<T>(black_box(input)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "serde_json",
+            Box::new(move || {
+                drop(black_box(
+                    serde_json::from_slice::<T>(black_box(input)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "sonic_rs",
+            Box::new(move || {
+                drop(black_box(
+                    sonic_rs::from_slice::<T>(black_box(input)).unwrap(),
+                ))
+            }),
+        ),
+    ]
+}
+
+/// Every string leaf of `v` (object keys excluded: typed structs do not
+/// own their field names).
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// twitter typed's floor: allocate and copy each owned string.
+fn twitter_floor() -> Parse<'static> {
+    let t: Twitter = serde_json::from_str(TWITTER).unwrap();
+    let mut all = Vec::new();
+    strings(&serde_json::to_value(&t).unwrap(), &mut all);
+    let all: &'static [String] = all.leak();
+    (
+        "floor (alloc+copy strings)",
+        Box::new(move || {
+            let owned: Vec<String> = black_box(all)
+                .iter()
+                .map(|s| s.as_str().to_owned())
+                .collect();
+            drop(black_box(owned));
+        }),
+    )
+}
+
+struct Workload {
+    name: &'static str,
+    bytes: usize,
+    contenders: Vec<Parse<'static>>,
+}
+
+fn workloads() -> Vec<Workload> {
+    let (t, c, k) = (TWITTER.as_bytes(), CITM.as_bytes(), CANADA.as_bytes());
+    vec![
+        Workload {
+            name: "twitter typed",
+            bytes: t.len(),
+            contenders: {
+                let mut v = contenders::<Twitter>(t);
+                v.push(twitter_floor());
+                v
+            },
+        },
+        Workload {
+            name: "citm typed",
+            bytes: c.len(),
+            contenders: contenders::<Citm>(c),
+        },
+        Workload {
+            name: "canada typed",
+            bytes: k.len(),
+            contenders: contenders::<Canada>(k),
+        },
+        Workload {
+            name: "twitter Value",
+            bytes: t.len(),
+            contenders: contenders::<Value>(t),
+        },
+        Workload {
+            name: "citm Value",
+            bytes: c.len(),
+            contenders: contenders::<Value>(c),
+        },
+        Workload {
+            name: "canada Value",
+            bytes: k.len(),
+            contenders: contenders::<Value>(k),
+        },
+    ]
+}
+
+fn summary() {
+    let rounds: usize = std::env::var("DE_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(100);
+    println!(
+        "de summary: {} ({rounds} alternating rounds, best kept; GB/s of input)",
+        ito_bench::cpu_name()
+    );
+    let only = std::env::var("DE_ONLY").ok();
+    for w in workloads() {
+        if only.as_ref().is_some_and(|o| !w.name.contains(o.as_str())) {
+            continue;
+        }
+        let mut best = vec![Duration::MAX; w.contenders.len()];
+        for _ in 0..rounds {
+            for (i, (_, f)) in w.contenders.iter().enumerate() {
+                let start = Instant::now();
+                f();
+                best[i] = best[i].min(start.elapsed());
+            }
+        }
+        let gbps = |t: Duration| w.bytes as f64 / t.as_secs_f64() / 1e9;
+        let cells: Vec<String> = w
+            .contenders
+            .iter()
+            .zip(&best)
+            .enumerate()
+            .map(|(i, ((n, _), &t))| {
+                if i == 0 {
+                    format!("{n} {:.2} GB/s ({:.0} µs)", gbps(t), t.as_secs_f64() * 1e6)
+                } else {
+                    format!(
+                        "{n} {:.2} GB/s ({:.0} µs, ito {:.2}x)",
+                        gbps(t),
+                        t.as_secs_f64() * 1e6,
+                        t.as_secs_f64() / best[0].as_secs_f64()
+                    )
+                }
+            })
+            .collect();
+        println!("{:>14}: {}", w.name, cells.join(" | "));
+    }
+}
+
+fn criterion_groups(c: &mut Criterion) {
+    for w in workloads() {
+        let mut g = c.benchmark_group(format!("de/{}", w.name.replace(' ', "_")));
+        g.throughput(Throughput::Bytes(w.bytes as u64));
+        for (name, f) in &w.contenders {
+            g.bench_function(*name, |b| b.iter(f));
+        }
+        g.finish();
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = criterion_groups
+}
+
+fn main() {
+    summary();
+    if std::env::var("DE_SUMMARY").as_deref() != Ok("only") {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    }
+}

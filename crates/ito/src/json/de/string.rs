@@ -1,0 +1,316 @@
+//! Strings: one SIMD scan to the first `"`, `\` or control byte; a string
+//! with none before its closing quote is borrowed from the input, anything
+//! else is decoded into the scratch buffer segment by segment.
+//!
+//! UTF-8 is checked only for strings where the scan saw a byte >= 0x80,
+//! and only when the input did not arrive as `&str`. Errors and their
+//! positions are serde_json's, including its approximate column for
+//! invalid UTF-8 inside an escaped string.
+
+use super::error::{Code, Error};
+use super::Deserializer;
+use crate::simd::json as kernels;
+
+/// A string or byte string, borrowed from the input or decoded into the
+/// scratch buffer.
+pub(super) enum Reference<'b, 'c, T: ?Sized> {
+    Borrowed(&'b T),
+    Copied(&'c T),
+}
+
+impl<'de> Deserializer<'de> {
+    /// Index of the first `"`, `\` or control byte at or after `from` (or
+    /// the input length), and whether a byte >= 0x80 may lie before it.
+    #[inline(always)]
+    fn scan(&self, from: usize) -> (usize, bool) {
+        let (i, hi) = kernels::scan_start(kernels::best(), &self.input[from..]);
+        (from + i, hi)
+    }
+
+    /// Reads a string whose opening quote was consumed, through its
+    /// closing quote.
+    #[inline]
+    pub(super) fn parse_str<'s>(&'s mut self) -> Result<Reference<'de, 's, str>, Error> {
+        let start = self.index;
+        let (at, hi) = self.scan(start);
+        if self.input.get(at) == Some(&b'"') {
+            self.index = at + 1;
+            let bytes = &self.input[start..at];
+            if hi && !self.utf8 {
+                return match crate::simd::utf8::validate(bytes) {
+                    Ok(s) => Ok(Reference::Borrowed(s)),
+                    Err(valid) => Err(self.utf8_error(bytes.len(), valid)),
+                };
+            }
+            // SAFETY: either no byte is >= 0x80 (ASCII), or the input is a
+            // `&str` and the text lies between two ASCII quotes of it.
+            return Ok(Reference::Borrowed(unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            }));
+        }
+        self.scratch.clear();
+        let utf8 = self.utf8;
+        let hi = self.parse_str_slow(start, at, hi, true)?;
+        let len = self.scratch.len();
+        if hi && !utf8 {
+            if let Err(valid) = crate::simd::utf8::validate(&self.scratch) {
+                return Err(self.utf8_error(len, valid));
+            }
+        }
+        // SAFETY: the raw segments were validated above (or came from a
+        // `&str` between ASCII bytes, or were ASCII), and escapes decode
+        // to UTF-8 (lone surrogates are refused when validating).
+        Ok(Reference::Copied(unsafe {
+            std::str::from_utf8_unchecked(&self.scratch)
+        }))
+    }
+
+    /// Reads a string as bytes (serde_json's `parse_str_raw`): raw control
+    /// bytes and invalid UTF-8 are kept, lone surrogate escapes become
+    /// their WTF-8 bytes.
+    pub(super) fn parse_str_raw<'s>(&'s mut self) -> Result<Reference<'de, 's, [u8]>, Error> {
+        let start = self.index;
+        let (mut at, _) = self.scan(start);
+        loop {
+            match self.input.get(at) {
+                Some(b'"') => {
+                    self.index = at + 1;
+                    return Ok(Reference::Borrowed(&self.input[start..at]));
+                }
+                Some(b'\\') => break,
+                Some(_) => at = self.scan(at + 1).0,
+                None => {
+                    self.index = at;
+                    return Err(self.error(Code::EofWhileParsingString));
+                }
+            }
+        }
+        self.scratch.clear();
+        self.parse_str_slow(start, at, false, false)?;
+        Ok(Reference::Copied(&self.scratch))
+    }
+
+    /// The general loop: `at` is the first special byte after `start`.
+    /// Decodes into `scratch` and returns whether a raw byte >= 0x80 was
+    /// copied (the caller validates).
+    fn parse_str_slow(
+        &mut self,
+        mut start: usize,
+        mut at: usize,
+        mut hi: bool,
+        validate: bool,
+    ) -> Result<bool, Error> {
+        loop {
+            match self.input.get(at) {
+                None => {
+                    self.index = at;
+                    return Err(self.error(Code::EofWhileParsingString));
+                }
+                Some(b'"') => {
+                    self.scratch.extend_from_slice(&self.input[start..at]);
+                    self.index = at + 1;
+                    return Ok(hi);
+                }
+                Some(b'\\') => {
+                    self.scratch.extend_from_slice(&self.input[start..at]);
+                    self.index = at + 1;
+                    self.parse_escape(validate)?;
+                    start = self.index;
+                }
+                Some(_) => {
+                    if validate {
+                        self.index = at + 1;
+                        return Err(self.error(Code::ControlCharacterWhileParsingString));
+                    }
+                    // Raw control bytes are kept in byte strings.
+                    let (next, h) = self.scan(at + 1);
+                    hi |= h;
+                    at = next;
+                    continue;
+                }
+            }
+            let (next, h) = self.scan(start);
+            hi |= h;
+            at = next;
+        }
+    }
+
+    #[cold]
+    fn utf8_error(&self, len: usize, valid: usize) -> Error {
+        // serde_json points back from the byte after the closing quote by
+        // the length of the text after the valid prefix (the decoded text
+        // for escaped strings), not past the start of the line.
+        let i = self.index;
+        let line_start = self.input[..i]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let back = len - valid;
+        Error::at(
+            Code::InvalidUnicodeCodePoint,
+            self.input,
+            (i - line_start).saturating_sub(back) + line_start,
+        )
+    }
+
+    /// Decodes one escape after its backslash into `scratch`.
+    fn parse_escape(&mut self, validate: bool) -> Result<(), Error> {
+        let ch = match self.next_char() {
+            Some(c) => c,
+            None => return Err(self.error(Code::EofWhileParsingString)),
+        };
+        let b = match ch {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => return self.parse_unicode_escape(validate),
+            _ => return Err(self.error(Code::InvalidEscape)),
+        };
+        self.scratch.push(b);
+        Ok(())
+    }
+
+    fn parse_unicode_escape(&mut self, validate: bool) -> Result<(), Error> {
+        let mut n = self.decode_hex_escape()?;
+        if validate && (0xDC00..=0xDFFF).contains(&n) {
+            return Err(self.error(Code::LoneLeadingSurrogateInHexEscape));
+        }
+        loop {
+            if !(0xD800..=0xDBFF).contains(&n) {
+                push_wtf8(n as u32, &mut self.scratch);
+                return Ok(());
+            }
+            let n1 = n;
+            match self.peek() {
+                None => return Err(self.error(Code::EofWhileParsingString)),
+                Some(b'\\') => self.eat_char(),
+                Some(_) => {
+                    if validate {
+                        self.eat_char();
+                        return Err(self.error(Code::UnexpectedEndOfHexEscape));
+                    }
+                    push_wtf8(n1 as u32, &mut self.scratch);
+                    return Ok(());
+                }
+            }
+            match self.peek() {
+                None => return Err(self.error(Code::EofWhileParsingString)),
+                Some(b'u') => self.eat_char(),
+                Some(_) => {
+                    if validate {
+                        self.eat_char();
+                        return Err(self.error(Code::UnexpectedEndOfHexEscape));
+                    }
+                    push_wtf8(n1 as u32, &mut self.scratch);
+                    // The backslash starts a simple escape (not `\u`, so
+                    // this does not recurse further).
+                    return self.parse_escape(validate);
+                }
+            }
+            let n2 = self.decode_hex_escape()?;
+            if !(0xDC00..=0xDFFF).contains(&n2) {
+                if validate {
+                    return Err(self.error(Code::LoneLeadingSurrogateInHexEscape));
+                }
+                push_wtf8(n1 as u32, &mut self.scratch);
+                n = n2;
+                continue;
+            }
+            let c = ((((n1 - 0xD800) as u32) << 10) | (n2 - 0xDC00) as u32) + 0x1_0000;
+            push_wtf8(c, &mut self.scratch);
+            return Ok(());
+        }
+    }
+
+    /// Four hex digits after `\u`.
+    fn decode_hex_escape(&mut self) -> Result<u16, Error> {
+        match self.input.get(self.index..self.index + 4) {
+            Some(&[a, b, c, d]) => {
+                self.index += 4;
+                match (hex(a), hex(b), hex(c), hex(d)) {
+                    (Some(a), Some(b), Some(c), Some(d)) => {
+                        Ok((a as u16) << 12 | (b as u16) << 8 | (c as u16) << 4 | d as u16)
+                    }
+                    _ => Err(self.error(Code::InvalidEscape)),
+                }
+            }
+            _ => {
+                self.index = self.input.len();
+                Err(self.error(Code::EofWhileParsingString))
+            }
+        }
+    }
+
+    /// Skips a string whose opening quote was consumed (serde_json's
+    /// `ignore_str`: escapes are checked for form only, UTF-8 not at all).
+    pub(super) fn ignore_str(&mut self) -> Result<(), Error> {
+        let mut at = self.scan(self.index).0;
+        loop {
+            match self.input.get(at) {
+                None => {
+                    self.index = at;
+                    return Err(self.error(Code::EofWhileParsingString));
+                }
+                Some(b'"') => {
+                    self.index = at + 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.index = at + 1;
+                    self.ignore_escape()?;
+                    at = self.scan(self.index).0;
+                }
+                Some(_) => {
+                    self.index = at;
+                    return Err(self.error(Code::ControlCharacterWhileParsingString));
+                }
+            }
+        }
+    }
+
+    fn ignore_escape(&mut self) -> Result<(), Error> {
+        match self.next_char() {
+            None => Err(self.error(Code::EofWhileParsingString)),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(()),
+            Some(b'u') => self.decode_hex_escape().map(drop),
+            Some(_) => Err(self.error(Code::InvalidEscape)),
+        }
+    }
+}
+
+#[inline]
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Appends a code point (possibly a surrogate: WTF-8) as UTF-8 bytes.
+fn push_wtf8(n: u32, out: &mut Vec<u8>) {
+    if n < 0x80 {
+        out.push(n as u8);
+    } else if n < 0x800 {
+        out.extend_from_slice(&[0xC0 | (n >> 6) as u8, 0x80 | (n & 0x3F) as u8]);
+    } else if n < 0x1_0000 {
+        out.extend_from_slice(&[
+            0xE0 | (n >> 12) as u8,
+            0x80 | ((n >> 6) & 0x3F) as u8,
+            0x80 | (n & 0x3F) as u8,
+        ]);
+    } else {
+        out.extend_from_slice(&[
+            0xF0 | (n >> 18) as u8,
+            0x80 | ((n >> 12) & 0x3F) as u8,
+            0x80 | ((n >> 6) & 0x3F) as u8,
+            0x80 | (n & 0x3F) as u8,
+        ]);
+    }
+}

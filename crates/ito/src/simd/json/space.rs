@@ -1,0 +1,151 @@
+//! Skipping JSON whitespace (space, `\n`, `\r`, `\t`) for the parser.
+//!
+//! Runs of whitespace in real JSON are short (none in compact text; a
+//! newline and some indentation in pretty text), so the kernel is the
+//! baseline 16-byte vector (SSE2 on x86_64, NEON on aarch64, SWAR
+//! elsewhere and under Miri) inline, with no dispatch: wider vectors
+//! would mostly load bytes past the run.
+//!
+//! ```text
+//! while 16 bytes remain:
+//!     v = load 16; m = lanes that are not whitespace
+//!     m != 0: return i + first lane of m
+//!     i += 16
+//! tail: one overlapping load of the last 16 bytes (inputs >= 16),
+//!       else byte by byte: nothing past the input is read
+//! ```
+
+use crate::simd::vector::Vector;
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+type Base = crate::simd::vector::x86::Sse2;
+#[cfg(all(target_arch = "aarch64", not(miri)))]
+type Base = crate::simd::vector::neon::Neon;
+#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+type Base = crate::simd::vector::swar::Swar;
+
+#[inline(always)]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// The index of the first byte at or after `i` that is not JSON
+/// whitespace, or `input.len()`.
+#[inline]
+pub(crate) fn skip_whitespace(input: &[u8], mut i: usize) -> usize {
+    // Most runs are one or two bytes (`": "`, `", "`, `"\n"`).
+    for _ in 0..2 {
+        match input.get(i) {
+            Some(&b) if is_space(b) => i += 1,
+            _ => return i,
+        }
+    }
+    skip_block::<Base>(input, i)
+}
+
+/// The block loop of [`skip_whitespace`] with vector `V`.
+#[inline]
+pub(crate) fn skip_block<V: Vector>(input: &[u8], mut i: usize) -> usize {
+    let n = input.len();
+    let p = input.as_ptr();
+    // SAFETY: `V` is the baseline vector of this target (always supported)
+    // or SWAR (portable).
+    let (sp, nl, cr, tab) = unsafe {
+        (
+            V::splat(b' '),
+            V::splat(b'\n'),
+            V::splat(b'\r'),
+            V::splat(b'\t'),
+        )
+    };
+    let not_space = |v: V| -> u64 {
+        let m = V::mask_or(
+            V::mask_or(v.eq(sp), v.eq(nl)),
+            V::mask_or(v.eq(cr), v.eq(tab)),
+        );
+        V::unset_bits(m)
+    };
+    while i + V::W <= n {
+        // SAFETY: i + W <= n bytes are readable at p.
+        let m = not_space(unsafe { V::load(p.add(i)) });
+        if m != 0 {
+            return i + crate::simd::vector::first_lane::<V>(m);
+        }
+        i += V::W;
+    }
+    if i >= n {
+        return n;
+    }
+    if n >= V::W {
+        // The last W bytes, overlapping what was already checked.
+        // SAFETY: n - W >= 0 and n bytes are readable at p.
+        let m = not_space(unsafe { V::load(p.add(n - V::W)) });
+        let skip = (V::W - (n - i)) as u32 * V::STRIDE;
+        let m = m >> skip;
+        return if m != 0 {
+            i + crate::simd::vector::first_lane::<V>(m)
+        } else {
+            n
+        };
+    }
+    while i < n && is_space(input[i]) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(input: &[u8], mut i: usize) -> usize {
+        while i < input.len() && is_space(input[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    #[test]
+    fn agrees_with_reference_at_every_length_start_and_stop() {
+        for len in 0..80 {
+            for start in 0..=len {
+                for stop in start..=len {
+                    for stop_byte in [b'x', 0u8, 0x0B, 0x0C, b'"', 0xFF] {
+                        let mut v: Vec<u8> = (0..len).map(|k| b" \n\r\t"[k % 4]).collect();
+                        if stop < len {
+                            v[stop] = stop_byte;
+                        }
+                        let want = reference(&v, start);
+                        assert_eq!(skip_whitespace(&v, start), want, "{v:?} from {start}");
+                        assert_eq!(
+                            skip_block::<crate::simd::vector::swar::Swar>(&v, start),
+                            want
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn never_reads_past_the_end() {
+        let mut g = crate::simd::guard::Guarded::new();
+        for len in 0..100 {
+            for stop in 0..=len {
+                let mut v: Vec<u8> = vec![b' '; len];
+                if stop < len {
+                    v[stop] = b'1';
+                }
+                let placed = g.place(&v);
+                for start in 0..=len {
+                    assert_eq!(skip_whitespace(placed, start), reference(&v, start));
+                    assert_eq!(
+                        skip_block::<crate::simd::vector::swar::Swar>(placed, start),
+                        reference(&v, start)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The deserializer against serde_json (built with `float_roundtrip`):
+//! JSONTestSuite, the corpora, every prefix, one-byte mutations, typed and
+//! as `serde_json::Value`, same verdicts, values, messages and positions.
+
+use std::path::PathBuf;
+
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+fn data(dir: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data")).join(dir)
+}
+
+fn suite() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(data("jsontestsuite"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(data("corpus").join(name)).unwrap()
+}
+
+/// The offset an error's line and column name, recomputed from the input.
+fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        start += input[start..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    }
+    start + column
+}
+
+/// ito and serde_json agree on `input` read as `T`: both succeed with
+/// equal values, or both fail with the same message, line and column (and
+/// ito's offset matches the position).
+#[track_caller]
+fn agree<'a, T>(input: &'a [u8]) -> bool
+where
+    T: serde::Deserialize<'a> + PartialEq + std::fmt::Debug,
+{
+    let ours = ito::json::from_slice::<T>(input);
+    let theirs = serde_json::from_slice::<T>(input);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{:?}", String::from_utf8_lossy(input)),
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "input {:?}",
+                String::from_utf8_lossy(&input[..input.len().min(300)])
+            );
+            assert_eq!((a.line(), a.column()), (b.line(), b.column()));
+            assert_eq!(format!("{:?}", a.category()), format!("{:?}", b.classify()));
+            if a.line() > 0 {
+                let at = offset_of(input, a.line(), a.column());
+                let want = if a.is_eof() { at } else { at.saturating_sub(1) };
+                assert_eq!(a.offset(), want, "{a}");
+            }
+        }
+        _ => panic!(
+            "verdicts differ on {:?}: ito {:?}, serde_json {:?}",
+            String::from_utf8_lossy(&input[..input.len().min(300)]),
+            ours.as_ref().err().map(|e| e.to_string()),
+            theirs.as_ref().err().map(|e| e.to_string())
+        ),
+    }
+    ours.is_ok()
+}
+
+#[test]
+fn testsuite_as_value_and_ignored() {
+    let mut accepted = 0;
+    for (name, doc) in suite() {
+        let ok = agree::<Value>(&doc);
+        agree_ignored(&doc);
+        if name.starts_with("y_") {
+            assert!(ok, "{name} must be accepted");
+            accepted += 1;
+        }
+        if name.starts_with("n_") {
+            assert!(!ok, "{name} must be rejected");
+        }
+    }
+    assert!(accepted > 90);
+}
+
+/// `IgnoredAny` and `Value` have different error paths in serde_json.
+#[track_caller]
+fn agree_ignored(input: &[u8]) {
+    let ours = ito::json::from_slice::<IgnoredAny>(input).map_err(|e| e.to_string());
+    let theirs = serde_json::from_slice::<IgnoredAny>(input).map_err(|e| e.to_string());
+    assert_eq!(
+        ours.is_ok(),
+        theirs.is_ok(),
+        "{:?}",
+        String::from_utf8_lossy(input)
+    );
+    if let (Err(a), Err(b)) = (ours, theirs) {
+        assert_eq!(a, b, "{:?}", String::from_utf8_lossy(input));
+    }
+}
+
+#[test]
+fn corpora_as_value() {
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        assert!(agree::<Value>(&doc), "{name}");
+        agree_ignored(&doc);
+        let text = std::str::from_utf8(&doc).unwrap();
+        let a: Value = ito::json::from_str(text).unwrap();
+        assert_eq!(a, serde_json::from_str::<Value>(text).unwrap());
+    }
+}
+
+#[test]
+fn every_prefix_of_the_suite_and_small_corpora() {
+    for (_, doc) in suite() {
+        for end in 0..doc.len().min(2000) {
+            agree::<Value>(&doc[..end]);
+            agree_ignored(&doc[..end]);
+        }
+    }
+}
+
+#[test]
+fn every_prefix_of_twitter_samples() {
+    let doc = corpus("twitter.json");
+    // Every prefix of the first 6 KB, then about 300 more.
+    for end in (0..6000).chain((6000..doc.len()).step_by(doc.len() / 300)) {
+        agree::<Value>(&doc[..end]);
+        agree_ignored(&doc[..end]);
+    }
+}
+
+#[test]
+fn every_prefix_of_canada_and_citm_samples() {
+    for name in ["canada.json", "citm_catalog.json"] {
+        let doc = corpus(name);
+        for end in (0..3000).chain((3000..doc.len()).step_by(doc.len() / 200)) {
+            agree::<Value>(&doc[..end]);
+            agree_ignored(&doc[..end]);
+        }
+    }
+}
+
+#[test]
+fn one_byte_mutations_of_the_corpora() {
+    let bytes = [
+        b'"', b'\\', b',', b':', b'[', b']', b'{', b'}', b'0', b'-', b'.', b'e', b' ', b'\n', 0,
+        0x1F, 0x80, 0xFF, b'a', b'n', b'u',
+    ];
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        // Keep each document small enough to run many mutations.
+        let cut = doc.len().min(20_000);
+        let mut base = doc[..cut].to_vec();
+        for _ in 0..400 {
+            let at = (next() % cut as u64) as usize;
+            let old = base[at];
+            base[at] = bytes[(next() % bytes.len() as u64) as usize];
+            agree::<Value>(&base);
+            agree_ignored(&base);
+            base[at] = old;
+        }
+        // And whole documents, fewer times.
+        let mut whole = doc.clone();
+        for _ in 0..20 {
+            let at = (next() % doc.len() as u64) as usize;
+            let old = whole[at];
+            whole[at] = bytes[(next() % bytes.len() as u64) as usize];
+            agree::<Value>(&whole);
+            whole[at] = old;
+        }
+    }
+}
+
+#[test]
+fn recursion_limit() {
+    for open in ["[", "{\"a\":"] {
+        let deep = open.repeat(100_000);
+        let err = ito::json::from_str::<Value>(&deep).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            serde_json::from_str::<Value>(&deep)
+                .unwrap_err()
+                .to_string()
+        );
+        assert!(err.to_string().starts_with("recursion limit exceeded"));
+        // IgnoredAny keeps its own stack, as serde_json's does.
+        agree_ignored(deep.as_bytes());
+    }
+    for depth in [126, 127, 128, 129] {
+        let doc = "[".repeat(depth) + &"]".repeat(depth);
+        agree::<Value>(doc.as_bytes());
+    }
+}
