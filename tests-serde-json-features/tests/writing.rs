@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{json, Number, Value};
@@ -703,7 +703,6 @@ fn number_texts_are_written_verbatim() {
         // exponent's form (`1E2` reads as `1e+2`); ito writes that text.
         let n: Number = serde_json::from_str(spelling).unwrap();
         let s = n.as_str();
-        assert!(s.len() >= spelling.len() - 1, "{spelling} read as {s}");
         let v: Value = serde_json::from_str(spelling).unwrap();
         assert_eq!(ito_compact(&v).unwrap(), s);
         assert_eq!(serde_json::to_string(&v).unwrap(), s);
