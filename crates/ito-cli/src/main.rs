@@ -5,6 +5,7 @@ mod hex;
 mod intern;
 mod io;
 mod json;
+mod nip19;
 mod nostr;
 mod tour;
 
@@ -34,7 +35,7 @@ enum Command {
     /// Interning statistics.
     #[command(subcommand)]
     Intern(intern::InternCommand),
-    /// Nostr events: compute and verify NIP-01 ids (and signatures).
+    /// Nostr events: ids, signatures (verify and sign), filters, NIP-19 strings.
     #[command(subcommand)]
     Nostr(nostr::NostrCommand),
 }
