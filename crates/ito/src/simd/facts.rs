@@ -226,11 +226,13 @@ unsafe fn copy_classify_detect(p: *const u8, n: usize, dst: *mut u8) -> u8 {
 /// entry point of its own per level, and is not built).
 pub(crate) fn classify(src: &[u8]) -> u8 {
     let mut facts = ALL;
-    let mut buf = [0u8; 256];
+    // Never read: left uninitialised (zeroing it cost a 256-byte memset
+    // per call).
+    let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 256];
     for chunk in src.chunks(buf.len()) {
-        // SAFETY: `buf` is valid for `chunk.len() <= 256` bytes and is a
-        // distinct local, so it cannot overlap `chunk`.
-        facts &= unsafe { copy_classify(chunk, buf.as_mut_ptr()) };
+        // SAFETY: `buf` is valid for writes of `chunk.len() <= 256` bytes
+        // and is a distinct local, so it cannot overlap `chunk`.
+        facts &= unsafe { copy_classify(chunk, buf.as_mut_ptr().cast::<u8>()) };
     }
     facts
 }
