@@ -601,6 +601,33 @@ mod tests {
         assert!(pool.is_empty(), "every entry removed via its stored hash");
     }
 
+    /// Two keys of the same length forced onto one 64-bit hash (a real
+    /// 64-bit collision cannot be searched for in a test): each must find
+    /// its own entry, never the other's.
+    #[test]
+    fn same_hash_and_length_still_compares_bytes() {
+        let pool = Pool::new();
+        let mut handles = Vec::new();
+        {
+            let mut table = write(&pool.inner.shards[0]);
+            for key in ["key-a", "key-b", "kez-a"] {
+                let h = table.index_hash(7, key.as_bytes());
+                let p = pool.new_entry(key.as_bytes(), h, 0);
+                table.insert(p.as_ptr(), h);
+                handles.push(Interned { ptr: p });
+            }
+            for h in &handles {
+                let key = h.as_str().as_bytes();
+                let (found, _) = table.find(table.index_hash(7, key), key);
+                assert_eq!(found.map(|i| table.slots[i]), Some(h.ptr.as_ptr()));
+            }
+            let (found, _) = table.find(table.index_hash(7, b"key-c"), b"key-c");
+            assert_eq!(found, None);
+        }
+        drop(handles);
+        assert!(pool.is_empty());
+    }
+
     #[test]
     fn many_keys_resize_and_tombstones() {
         let pool = Pool::new();
