@@ -255,10 +255,11 @@ struct Invalid {
     message: String,
 }
 
-/// Validates one JSON document (surrounding whitespace allowed) exactly
-/// as serde_json's parser does when it reads a `Value`.
+/// Validates one JSON document (surrounding whitespace allowed) with
+/// ito's deserializer, which accepts and refuses exactly what serde_json's
+/// parser does when it reads a `Value`, with its messages and positions.
 fn validate(doc: &[u8]) -> Result<(), Invalid> {
-    match serde_json::from_slice::<Strict>(doc) {
+    match json::from_slice::<Strict>(doc) {
         Ok(Strict) => Ok(()),
         Err(e) => Err(invalid(&e, e.line(), e.column())),
     }
@@ -266,8 +267,8 @@ fn validate(doc: &[u8]) -> Result<(), Invalid> {
 
 /// Any JSON value, read token by token and kept as nothing: what a parser
 /// accepts into a `Value` (every string decoded, so invalid UTF-8 and lone
-/// surrogate escapes are errors), without building it. `IgnoredAny` is not
-/// enough: serde_json skips it without decoding strings.
+/// surrogate escapes are errors), without building it. `IgnoredAny` may
+/// not be enough: serde_json skips it without decoding strings.
 struct Strict;
 
 impl<'de> serde::Deserialize<'de> for Strict {
