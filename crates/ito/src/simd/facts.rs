@@ -221,9 +221,11 @@ unsafe fn copy_classify_detect(p: *const u8, n: usize, dst: *mut u8) -> u8 {
 }
 
 /// Facts of `src` without keeping a copy (the first query of a heap
-/// `Str`'s facts). Uses the dispatched kernel into a small stack buffer,
-/// block by block (the stores go to L1; a scan-only variant would need an
-/// entry point of its own per level, and is not built).
+/// `Str`'s facts). On x86_64, 16..=256 bytes are scanned in place with
+/// SSE2 ([`scan_blocks`]); other lengths go through the dispatched copy
+/// kernel into a stack buffer, 256 bytes at a time (the stores go to L1; a
+/// scan-only entry point per level is not built).
+#[inline]
 pub(crate) fn classify(src: &[u8]) -> u8 {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     if (16..=SCAN_INLINE).contains(&src.len()) {
@@ -232,6 +234,13 @@ pub(crate) fn classify(src: &[u8]) -> u8 {
         // SAFETY: SSE2 is baseline on x86_64; 16 <= len; `src` readable.
         return unsafe { scan_blocks::<super::vector::x86::Sse2>(src.as_ptr(), src.len()) };
     }
+    classify_chunked(src)
+}
+
+/// [`classify`] through the dispatched copy kernel, 256 bytes at a time (a
+/// function of its own, so the in-place scan keeps no stack frame).
+#[inline(never)]
+fn classify_chunked(src: &[u8]) -> u8 {
     let mut facts = ALL;
     // Never read: left uninitialised (zeroing it cost a 256-byte memset
     // per call).
@@ -489,10 +498,21 @@ unsafe fn scan_blocks<V: FactsVector>(src: *const u8, len: usize) -> u8 {
     // SAFETY: the CPU supports V per the caller; every load is at `i` with
     // `i + W <= len`, or at `len - W >= 0`.
     unsafe {
-        let mut or = V::splat(0);
-        let mut bad = V::no_bad();
+        // Two pairs of accumulators: each OR chain then carries one block
+        // per iteration of two, not two.
+        let (mut or, mut or2) = (V::splat(0), V::splat(0));
+        let (mut bad, mut bad2) = (V::no_bad(), V::no_bad());
         let mut i = 0;
-        while i + w <= len {
+        while i + 2 * w <= len {
+            let a = V::load(src.add(i));
+            let b = V::load(src.add(i + w));
+            bad = V::mask_or(bad, a.bad());
+            bad2 = V::mask_or(bad2, b.bad());
+            or = or.or(a);
+            or2 = or2.or(b);
+            i += 2 * w;
+        }
+        if i + w <= len {
             let v = V::load(src.add(i));
             bad = V::mask_or(bad, v.bad());
             or = or.or(v);
@@ -500,10 +520,10 @@ unsafe fn scan_blocks<V: FactsVector>(src: *const u8, len: usize) -> u8 {
         }
         if i < len {
             let v = V::load(src.add(len - w));
-            bad = V::mask_or(bad, v.bad());
-            or = or.or(v);
+            bad2 = V::mask_or(bad2, v.bad());
+            or2 = or2.or(v);
         }
-        reduce(or, bad)
+        reduce(or.or(or2), V::mask_or(bad, bad2))
     }
 }
 
