@@ -36,6 +36,17 @@ RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
     --test nostr_events --test text_toolkit --test text_regressions \
     --test hex_kernels --test str_model --test str_traits --test str_format
 
+# serde_json's optional features change how `Value`, `Number` and
+# `RawValue` serialize (private markers), and Cargo unifies features, so
+# one dependency turning them on is enough: a crate outside the workspace
+# turns on `raw_value`, `arbitrary_precision` and `float_roundtrip` and runs
+# serde_json's writing cases and differential checks against ito::json.
+# Its own target directory keeps serde_json's features out of the main build.
+echo "== serde_json with raw_value, arbitrary_precision, float_roundtrip (tests-serde-json-features)"
+features_start=$SECONDS
+(cd tests-serde-json-features && CARGO_TARGET_DIR=../target/serde-json-features cargo test --quiet)
+echo "   serde_json features step: $((SECONDS - features_start)) s"
+
 # The Python package (crates/ito-py, `ito-codecs` on PyPI, `import
 # ito_codecs`): a virtual environment under target/, maturin builds both
 # abi3 wheels (release; cp39-abi3 and the faster-calling cp310-abi3), pip

@@ -8,6 +8,8 @@
 //!   of 0x80 or more becomes U+FFFD, so serde handles 12 KiB of text where
 //!   ito handles 8 KiB). `roundtrip/8k_i%128` is the like-for-like variant: the
 //!   same 8 KiB of ASCII (25 % control bytes) on both sides.
+//! - `sign`: rust-nostr's `sign_event` verifies the signature it made;
+//!   `ito/kind1+verify` does the same work, `ito/kind1` signs only.
 //! - `event_id`: the target peer is the common Rust approach,
 //!   `serde_json::json!([0, ...]).to_string()` then sha256; the
 //!   `serde_tuple` peer serializes a tuple without building a `Value` (the
@@ -503,6 +505,131 @@ fn relay_write(c: &mut Criterion) {
     g.finish();
 }
 
+/// Signing one kind-1 template (id + BIP-340 with fresh auxiliary
+/// randomness), and NIP-19 encode/decode, against rust-nostr. Both sides
+/// sign with libsecp256k1; rust-nostr's `sign_event` also verifies the
+/// signature it just made (its `add_signature`), which ito leaves to the
+/// caller: `nostr/sign+verify` is ito doing the same work.
+fn sign(c: &mut Criterion) {
+    use ::nostr::prelude as rn;
+    let mut g = c.benchmark_group("sign");
+    let secret = [0x42u8; 32];
+    let key = nostr::SecretKey::from_bytes(&secret).unwrap();
+    let keys = rn::Keys::new(rn::SecretKey::from_slice(&secret).unwrap());
+    let tags_json = r#"[["e","3da979448d9ba263864c4d6f14984c423a3838364ec255f03c7904b1ae77f206"],["p","bf2376e17ba4ec269d10fcc996a4746b451152be9031fa48e74553dde5526bce"]]"#;
+    let content = "Walled gardens became prisons, and nostr is the first step towards tearing down the prison walls.";
+    let template = nostr::UnsignedEvent {
+        created_at: 1673347337,
+        kind: 1,
+        tags: nostr::Tags::parse(tags_json).unwrap(),
+        content: content.into(),
+    };
+    let theirs = rn::UnsignedEvent::new(
+        keys.public_key(),
+        rn::Timestamp::from(1673347337),
+        rn::Kind::from(1u16),
+        template
+            .tags
+            .to_vec()
+            .into_iter()
+            .map(|t| rn::Tag::parse(t).unwrap()),
+        content,
+    );
+    {
+        let signed = template.sign(&key);
+        assert!(nostr::verify(&signed));
+        let mut json = Vec::new();
+        signed.to_json(&mut json);
+        rn::Event::from_json(&json)
+            .unwrap()
+            .verify()
+            .expect("rust-nostr verifies ito");
+        assert_eq!(
+            theirs.compute_id().to_bytes(),
+            signed.id,
+            "peers must agree"
+        );
+    }
+    g.bench_function(BenchmarkId::new("ito", "kind1"), |b| {
+        b.iter(|| black_box(black_box(&template).sign(&key)))
+    });
+    g.bench_function(BenchmarkId::new("ito", "kind1+verify"), |b| {
+        b.iter(|| {
+            let e = black_box(&template).sign(&key);
+            black_box(nostr::verify_signature(&e))
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "kind1"), |b| {
+        b.iter(|| black_box(rn::SignEvent::sign_event(&keys, black_box(&theirs).clone()).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("ito", "public_key"), |b| {
+        b.iter(|| {
+            black_box(
+                nostr::SecretKey::from_bytes(black_box(&secret))
+                    .unwrap()
+                    .public_key(),
+            )
+        })
+    });
+    g.bench_function(BenchmarkId::new("nostr", "public_key"), |b| {
+        b.iter(|| {
+            let sk = rn::SecretKey::from_slice(black_box(&secret)).unwrap();
+            black_box(rn::Keys::new(sk).public_key())
+        })
+    });
+    g.finish();
+}
+
+fn nip19(c: &mut Criterion) {
+    use ::nostr::prelude::{self as rn, FromBech32, ToBech32};
+    use ito::nostr::nip19;
+    let mut g = c.benchmark_group("nip19");
+    let pk = ito::hex::decode_array::<32>(
+        b"3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d",
+    )
+    .unwrap();
+    let npub = nip19::encode_npub(&pk);
+    let their_pk = rn::PublicKey::from_slice(&pk).unwrap();
+    assert_eq!(their_pk.to_bech32().unwrap(), npub);
+    let pointer = nip19::EventPointer {
+        id: [0x5a; 32],
+        relays: vec!["wss://relay.damus.io".into(), "wss://nos.lol".into()],
+        author: Some(pk),
+        kind: Some(1),
+    };
+    let nevent = pointer.encode().unwrap();
+    let theirs = rn::Nip19Event::from_bech32(&nevent).unwrap();
+    assert_eq!(
+        nip19::EventPointer::decode(&theirs.to_bech32().unwrap()).unwrap(),
+        pointer
+    );
+    g.bench_function(BenchmarkId::new("ito", "npub_decode"), |b| {
+        b.iter(|| black_box(nip19::decode_npub(black_box(&npub)).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "npub_decode"), |b| {
+        b.iter(|| black_box(rn::PublicKey::from_bech32(black_box(&npub)).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("ito", "npub_encode"), |b| {
+        b.iter(|| black_box(nip19::encode_npub(black_box(&pk))))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "npub_encode"), |b| {
+        b.iter(|| black_box(black_box(&their_pk).to_bech32().unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("ito", "nevent_decode"), |b| {
+        b.iter(|| black_box(nip19::EventPointer::decode(black_box(&nevent)).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "nevent_decode"), |b| {
+        b.iter(|| black_box(rn::Nip19Event::from_bech32(black_box(&nevent)).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("ito", "nevent_encode"), |b| {
+        b.iter(|| black_box(black_box(&pointer).encode().unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("nostr", "nevent_encode"), |b| {
+        b.iter(|| black_box(black_box(&theirs).to_bech32().unwrap()))
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
     roundtrip,
@@ -511,6 +638,8 @@ criterion_group!(
     hex_array,
     relay_parse,
     relay_match,
-    relay_write
+    relay_write,
+    sign,
+    nip19
 );
 criterion_main!(benches);

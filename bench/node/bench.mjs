@@ -1,7 +1,8 @@
 // ito-codecs against nostr-tools (pure JS), nostr-tools with nostr-wasm and
 // @rust-nostr/nostr-sdk (wasm): the same events, one process, contenders
 // alternated within every round; each figure is the median time per call
-// over the rounds, and the ratio range is the per-round ratios' min..max.
+// over the rounds, and each ratio is a contender's time over the first
+// contender's in the same round (median, and min..max over the rounds).
 //
 //   cd bench/node && npm ci && node bench.mjs [--quick]
 //
@@ -20,6 +21,8 @@ const ito = require('../../crates/ito-node/index.js')
 const rust = require('@rust-nostr/nostr-sdk')
 
 const quick = process.argv.includes('--quick')
+// --only=REGEX runs the sections whose title matches.
+const only = new RegExp(process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? '')
 const ROUNDS = quick ? 3 : 9
 
 wasmTools.setNostrWasm(await initNostrWasm())
@@ -32,6 +35,7 @@ const copy = (e) => JSON.parse(JSON.stringify(e))
 /** Times `op(i)` for i in 0..n once per contender per round, alternating;
  * `setup(name)` (untimed) makes each contender's inputs for one round. */
 function compare(title, n, contenders, setup = () => null) {
+  if (!only.test(title)) return 0
   const names = Object.keys(contenders)
   const times = Object.fromEntries(names.map((k) => [k, []]))
   let sink = 0
@@ -54,7 +58,7 @@ function compare(title, n, contenders, setup = () => null) {
     let line = `  ${name.padEnd(34)} ${fmt(m).padStart(10)} per call`
     if (name !== base) {
       const ratios = times[name].map((t, i) => t / times[base][i])
-      line += `   ${base} is ${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}× faster (median ${median(ratios).toFixed(1)}×)`
+      line += `   ${median(ratios).toFixed(1)}× ${base}'s time (rounds ${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}×)`
     }
     console.log(line)
   }
@@ -163,8 +167,10 @@ if (ito.nip19) {
     if (JSON.stringify(index.matches(lines[events.indexOf(e)])) !== JSON.stringify(expected)) throw new Error('FilterIndex disagrees with matchFilters')
   }
   const N = quick ? 500 : 5000
+  const buffers = lines.map((l) => Buffer.from(l))
   compare('FilterIndex.matches (event JSON) vs a loop of matchFilters (event object), 1,000 subscriptions', N, {
     'ito-codecs FilterIndex': (i) => index.matches(lines[i % lines.length]).length,
+    'ito-codecs FilterIndex, Buffer input': (i) => index.matches(buffers[i % buffers.length]).length,
     'nostr-tools matchFilters loop': (i) => {
       const e = events[i % events.length]
       let hits = 0
@@ -175,7 +181,7 @@ if (ito.nip19) {
 }
 
 // verifyJsonl: 2 threads against 1, and the event loop stays free.
-{
+if (only.test('verifyJsonl')) {
   const big = Buffer.from(Array.from({ length: quick ? 2000 : 8000 }, (_, i) => lines[i % lines.length]).join('\n'))
   const events = big.toString().split('\n').length
   const runs = { 1: [], 2: [] }

@@ -1,4 +1,6 @@
-//! `ito json quote | unquote | escape | unescape`.
+//! `ito json quote | unquote | escape | unescape | check | fmt`.
+
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use ito::json;
@@ -16,6 +18,41 @@ pub(crate) enum JsonCommand {
     Escape(CodecArgs),
     /// Decode the text between a JSON string's quotes to its raw value.
     Unescape(CodecArgs),
+    /// Validate JSON documents (one per file, or one per line) as serde_json
+    /// reads a `Value`; report each invalid one on stdout as
+    /// `file:line:col: message` (line and column as serde_json counts them,
+    /// the column in bytes; the message is serde_json's without its
+    /// " at line L column C") and exit 1 if any is.
+    Check(CheckArgs),
+    /// Re-lay out JSON documents, compact or pretty, keeping every token
+    /// byte for byte (numbers as written, strings with their escapes). The
+    /// first invalid document is reported as `check` reports it and stops
+    /// the command; with `-o` nothing is written then.
+    Fmt(FmtArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    /// Input files (stdin when none, or `-`).
+    files: Vec<PathBuf>,
+    /// Each line is one document (JSON lines; blank lines are skipped).
+    #[arg(long)]
+    lines: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct FmtArgs {
+    #[command(flatten)]
+    io: IoArgs,
+    /// Each line is one document (JSON lines; blank lines are skipped).
+    #[arg(long)]
+    lines: bool,
+    /// No whitespace between tokens (the default).
+    #[arg(long, conflicts_with = "pretty")]
+    compact: bool,
+    /// serde_json's pretty layout: two-space indentation, `": "`.
+    #[arg(long)]
+    pretty: bool,
 }
 
 #[derive(Args)]
@@ -79,6 +116,15 @@ pub(crate) fn run(cmd: JsonCommand) -> Result<(), Failure> {
         JsonCommand::Unquote(a) => (Op::Unquote, a),
         JsonCommand::Escape(a) => (Op::Escape, a),
         JsonCommand::Unescape(a) => (Op::Unescape, a),
+        JsonCommand::Check(a) => return check(&a.files, a.lines),
+        JsonCommand::Fmt(a) => {
+            let layout = if a.pretty {
+                Layout::Pretty
+            } else {
+                Layout::Compact
+            };
+            return fmt(&a.io, a.lines, layout);
+        }
     };
     let options = args.options();
     if args.lines {
@@ -197,4 +243,208 @@ fn closing_quote(text: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+// ---- whole documents: check and fmt ----
+
+/// A document that failed validation: where (line and column as
+/// serde_json counts them: 1-based, the column in bytes) and why.
+struct Invalid {
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+/// Validates one JSON document (surrounding whitespace allowed) with
+/// ito's deserializer, which accepts and refuses exactly what serde_json's
+/// parser does when it reads a `Value`, with its messages and positions.
+fn validate(doc: &[u8]) -> Result<(), Invalid> {
+    match json::from_slice::<Strict>(doc) {
+        Ok(Strict) => Ok(()),
+        Err(e) => Err(invalid(&e, e.line(), e.column())),
+    }
+}
+
+/// Any JSON value, read token by token and kept as nothing: what a parser
+/// accepts into a `Value` (every string decoded, so invalid UTF-8 and lone
+/// surrogate escapes are errors), without building it. `IgnoredAny` may
+/// not be enough: serde_json skips it without decoding strings.
+struct Strict;
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(Strict)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        while seq.next_element::<Strict>()?.is_some() {}
+        Ok(Strict)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        while map.next_entry::<Strict, Strict>()?.is_some() {}
+        Ok(Strict)
+    }
+}
+
+/// The parser's message without its " at line L column C" tail, which
+/// the report puts in front as `file:L:C:`.
+fn invalid(e: &dyn std::fmt::Display, line: usize, column: usize) -> Invalid {
+    let text = e.to_string();
+    let tail = format!(" at line {line} column {column}");
+    let message = text.strip_suffix(&tail).unwrap_or(&text).to_string();
+    Invalid {
+        line,
+        column,
+        message,
+    }
+}
+
+impl Invalid {
+    /// `name:line:col: message`, the line counted from `first_line`.
+    fn report(&self, name: &str, first_line: usize) -> String {
+        let line = first_line + self.line.max(1) - 1;
+        format!("{name}:{line}:{}: {}", self.column, self.message)
+    }
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// `check`: report every invalid document on stdout, a count on stderr,
+/// and fail if any was invalid.
+fn check(files: &[PathBuf], lines: bool) -> Result<(), Failure> {
+    let mut out = Output::open(None)?;
+    let (mut good, mut bad) = (0u64, 0u64);
+    if lines {
+        let inputs = open_inputs(files)?;
+        stream_lines(
+            inputs,
+            "lines",
+            |line| (!is_blank(line)).then(|| validate(line)),
+            |name, n, _, result| match result {
+                None => Ok(()),
+                Some(Ok(())) => {
+                    good += 1;
+                    Ok(())
+                }
+                Some(Err(invalid)) => {
+                    bad += 1;
+                    out.write(invalid.report(name, n).as_bytes())?;
+                    out.write(b"\n")
+                }
+            },
+        )?;
+    } else {
+        for input in read_inputs(files)? {
+            match validate(&input.data) {
+                Ok(()) => good += 1,
+                Err(invalid) => {
+                    bad += 1;
+                    out.write(invalid.report(&input.name, 1).as_bytes())?;
+                    out.write(b"\n")?;
+                }
+            }
+        }
+    }
+    out.commit()?;
+    eprintln!("{} documents: {good} valid, {bad} invalid", good + bad);
+    if bad > 0 {
+        return Err(Failure::msg(format!("{bad} invalid document(s)")));
+    }
+    Ok(())
+}
+
+/// The layout `fmt` writes.
+#[derive(Clone, Copy)]
+enum Layout {
+    Compact,
+    Pretty,
+}
+
+/// Validates `doc` and appends it to `dst` in `layout`, with a newline.
+fn relayout(layout: Layout, doc: &[u8], dst: &mut Vec<u8>) -> Result<(), Invalid> {
+    validate(doc)?;
+    match layout {
+        Layout::Compact => json::layout::compact(dst, doc),
+        Layout::Pretty => json::layout::pretty(dst, doc),
+    }
+    dst.push(b'\n');
+    Ok(())
+}
+
+/// `fmt`: every document in the new layout. The first invalid document
+/// stops the command with its report; with `-o` nothing is written then,
+/// and without `--lines` every input is checked before anything is.
+fn fmt(io: &IoArgs, lines: bool, layout: Layout) -> Result<(), Failure> {
+    if lines {
+        let inputs = open_inputs(&io.files)?;
+        let mut out = Output::open(io.output.as_deref())?;
+        stream_lines(
+            inputs,
+            "lines",
+            |line| {
+                if is_blank(line) {
+                    return Ok(Vec::new());
+                }
+                let mut dst = Vec::with_capacity(line.len() + 1);
+                relayout(layout, line, &mut dst).map(|()| dst)
+            },
+            |name, n, _, result| match result {
+                Ok(bytes) => out.write(&bytes),
+                Err(invalid) => Err(Failure::msg(invalid.report(name, n))),
+            },
+        )?;
+        return out.commit();
+    }
+    let inputs = read_inputs(&io.files)?;
+    let total: u64 = inputs.iter().map(|i| i.data.len() as u64).sum();
+    let progress = Progress::new(total);
+    let mut docs = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        let mut dst = Vec::new();
+        relayout(layout, &input.data, &mut dst)
+            .map_err(|invalid| Failure::msg(invalid.report(&input.name, 1)))?;
+        progress.advance(input.data.len() as u64);
+        docs.push(dst);
+    }
+    progress.finish();
+    let mut out = Output::open(io.output.as_deref())?;
+    for doc in &docs {
+        out.write(doc)?;
+    }
+    out.commit()
 }

@@ -5,6 +5,7 @@ mod hex;
 mod intern;
 mod io;
 mod json;
+mod nip19;
 mod nostr;
 mod tour;
 
@@ -25,7 +26,7 @@ struct Cli {
 enum Command {
     /// Run every capability on built-in sample data and compare with std/serde_json.
     Tour(tour::TourArgs),
-    /// JSON string codec: quote, unquote, escape, unescape.
+    /// JSON: string codec (quote, unquote, escape, unescape) and documents (check, fmt).
     #[command(subcommand)]
     Json(json::JsonCommand),
     /// Hex encode and decode.
@@ -34,7 +35,7 @@ enum Command {
     /// Interning statistics.
     #[command(subcommand)]
     Intern(intern::InternCommand),
-    /// Nostr events: compute and verify NIP-01 ids (and signatures).
+    /// Nostr events: ids, signatures (verify and sign), filters, NIP-19 strings.
     #[command(subcommand)]
     Nostr(nostr::NostrCommand),
 }

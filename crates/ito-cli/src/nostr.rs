@@ -1,5 +1,6 @@
-//! `ito nostr id | verify | filter`: one event JSON object per line,
-//! streamed in bounded memory on every core by `ito::nostr::batch`.
+//! `ito nostr id | verify | filter | sign`: one event JSON object (or
+//! template) per line, streamed in bounded memory on every core by
+//! `ito::nostr::batch`; `ito nostr nip19` for bech32 strings.
 
 use std::path::PathBuf;
 
@@ -20,6 +21,66 @@ pub(crate) enum NostrCommand {
     /// Print the events (input lines, verbatim) that match a REQ's filters
     /// or a filter built from flags.
     Filter(FilterArgs),
+    /// Sign event templates (`{"created_at","kind","tags","content"}`, one
+    /// per line) and print the signed events as NIP-01 JSON. The key comes
+    /// from a file or an environment variable, never from an argument.
+    #[cfg(feature = "schnorr")]
+    Sign(SignArgs),
+    /// NIP-19 strings: `npub`, `nsec`, `note`, `nprofile`, `nevent`, `naddr`.
+    #[command(subcommand)]
+    Nip19(crate::nip19::Nip19Command),
+}
+
+/// Where the secret key comes from: a file, or an environment variable.
+#[cfg(feature = "schnorr")]
+#[derive(Args)]
+pub(crate) struct KeyArgs {
+    /// Read the secret key (64 hex digits or `nsec1…`) from FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "key_env")]
+    key_file: Option<PathBuf>,
+    /// Read the secret key from the environment variable NAME.
+    #[arg(long, value_name = "NAME", default_value = "NOSTR_SECRET_KEY")]
+    key_env: String,
+}
+
+#[cfg(feature = "schnorr")]
+impl KeyArgs {
+    /// The key; errors name the file or variable, never its contents.
+    pub(crate) fn load(&self) -> Result<nostr::SecretKey, Failure> {
+        // Key text is overwritten before its memory is freed.
+        let (source, bytes) = match &self.key_file {
+            Some(path) => {
+                let name = path.display().to_string();
+                let bytes = std::fs::read(path)
+                    .map_err(|e| Failure::msg(format!("{name}: cannot read: {e}")))?;
+                (name, zeroize::Zeroizing::new(bytes))
+            }
+            None => {
+                let value = std::env::var(&self.key_env).map_err(|_| {
+                    Failure::msg(format!(
+                        "no secret key: set {} or pass --key-file FILE (keys are never taken from arguments)",
+                        self.key_env
+                    ))
+                })?;
+                (
+                    format!("${}", self.key_env),
+                    zeroize::Zeroizing::new(value.into_bytes()),
+                )
+            }
+        };
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| Failure::msg(format!("{source}: the secret key is not text")))?;
+        nostr::SecretKey::parse(text).map_err(|e| Failure::msg(format!("{source}: {e}")))
+    }
+}
+
+#[cfg(feature = "schnorr")]
+#[derive(Args)]
+pub(crate) struct SignArgs {
+    #[command(flatten)]
+    io: IoArgs,
+    #[command(flatten)]
+    key: KeyArgs,
 }
 
 #[derive(Args)]
@@ -64,7 +125,37 @@ pub(crate) fn run(cmd: NostrCommand) -> Result<(), Failure> {
         NostrCommand::Id(args) => ids(&args),
         NostrCommand::Verify(args) => verify(&args),
         NostrCommand::Filter(args) => filter(&args),
+        #[cfg(feature = "schnorr")]
+        NostrCommand::Sign(args) => sign(&args),
+        NostrCommand::Nip19(cmd) => crate::nip19::run(cmd),
     }
+}
+
+#[cfg(feature = "schnorr")]
+fn sign(args: &SignArgs) -> Result<(), Failure> {
+    let key = args.key.load()?;
+    let inputs = open_inputs(&args.io.files)?;
+    let mut out = Output::open(args.io.output.as_deref())?;
+    stream_lines(
+        inputs,
+        "events",
+        |line| {
+            (!is_blank(line)).then(|| {
+                nostr::UnsignedEvent::parse(line).map(|template| {
+                    let mut json = Vec::with_capacity(line.len() + 256);
+                    template.sign(&key).to_json(&mut json);
+                    json.push(b'\n');
+                    json
+                })
+            })
+        },
+        |name, n, line, signed| match signed {
+            None => Ok(()),
+            Some(Ok(json)) => out.write(&json),
+            Some(Err(e)) => Err(line_failure(name, n, line, e.offset(), e)),
+        },
+    )?;
+    out.commit()
 }
 
 fn is_blank(line: &[u8]) -> bool {

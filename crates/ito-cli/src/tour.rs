@@ -91,6 +91,8 @@ impl std::fmt::Display for Speed {
         match self.unit {
             Unit::Bytes if self.per_sec >= 1e9 => write!(f, "{:7.2} GB/s", self.per_sec / 1e9),
             Unit::Bytes => write!(f, "{:7.1} MB/s", self.per_sec / 1e6),
+            // Slow operations (signing) read better in thousands.
+            Unit::Items if self.per_sec < 1e5 => write!(f, "{:7.2} k/s ", self.per_sec / 1e3),
             Unit::Items => write!(f, "{:7.2} M/s ", self.per_sec / 1e6),
         }
     }
@@ -561,6 +563,146 @@ fn nostr_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Creating events: signing templates and NIP-19 strings, against
+/// rust-nostr, each checked first (ito's signatures verify with rust-nostr
+/// and ids agree; every string decodes to the same value in both).
+#[cfg(feature = "schnorr")]
+fn creation_section(budget: Duration, rows: &mut Vec<Row>) -> Result<(), Failure> {
+    use ::nostr::prelude as rn;
+    use ::nostr::prelude::FromBech32;
+    use ito::nostr::{nip19, Event, SecretKey, UnsignedEvent};
+    let fail = |what: &str| Failure::msg(format!("tour: signing and NIP-19: {what}"));
+    let events: Vec<Event<'_>> = EVENTS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(Event::parse_str)
+        .collect::<Result<_, _>>()
+        .map_err(|e| fail(&e.to_string()))?;
+    let secret = [0x42u8; 32];
+    let key = SecretKey::from_bytes(&secret).map_err(|e| fail(&e.to_string()))?;
+    let keys = rn::Keys::new(rn::SecretKey::from_slice(&secret).map_err(|e| fail(&e.to_string()))?);
+    let templates: Vec<UnsignedEvent<'_>> = events
+        .iter()
+        .map(|e| UnsignedEvent {
+            created_at: e.created_at,
+            kind: e.kind,
+            tags: e.tags,
+            content: e.content.clone(),
+        })
+        .collect();
+    let their_templates: Vec<rn::UnsignedEvent> = events
+        .iter()
+        .map(|e| {
+            let tags: Vec<rn::Tag> = e
+                .tags
+                .to_vec()
+                .into_iter()
+                .filter_map(|t| rn::Tag::parse(t).ok())
+                .collect();
+            rn::UnsignedEvent::new(
+                keys.public_key(),
+                rn::Timestamp::from(e.created_at),
+                rn::Kind::from(e.kind),
+                tags,
+                e.content.to_string(),
+            )
+        })
+        .collect();
+    let mut json = Vec::new();
+    for (ours, theirs) in templates.iter().zip(&their_templates) {
+        let signed = ours.sign(&key);
+        json.clear();
+        signed.to_json(&mut json);
+        let parsed = rn::Event::from_json(&json)
+            .map_err(|_| fail("rust-nostr cannot read a signed event"))?;
+        if parsed.verify().is_err() {
+            return Err(fail("rust-nostr rejects ito's signature"));
+        }
+        if theirs.compute_id().to_bytes() != signed.id {
+            return Err(fail("ito's id differs from rust-nostr's"));
+        }
+    }
+    rows.push(Row {
+        what: format!("nostr: sign {} templates (id + BIP-340)", templates.len()),
+        ito: measure(budget, templates.len(), Unit::Items, || {
+            for t in &templates {
+                black_box(black_box(t).sign(&key));
+            }
+        }),
+        baseline_name: "nostr crate (rust-nostr 0.45)",
+        baseline: measure(budget, templates.len(), Unit::Items, || {
+            for t in &their_templates {
+                let _ = black_box(rn::SignEvent::sign_event(&keys, black_box(t).clone()));
+            }
+        }),
+        allocs: None,
+    });
+
+    // npub, note, nprofile and nevent strings of the sample events.
+    let relays = vec![
+        "wss://relay.damus.io".to_string(),
+        "wss://nos.lol".to_string(),
+    ];
+    let mut strings = Vec::new();
+    for e in &events {
+        strings.push(nip19::encode_npub(&e.pubkey));
+        strings.push(nip19::encode_note(&e.id));
+        let profile = nip19::ProfilePointer {
+            pubkey: e.pubkey,
+            relays: relays.clone(),
+        };
+        strings.push(profile.encode().map_err(|e| fail(&e.to_string()))?);
+        let pointer = nip19::EventPointer {
+            id: e.id,
+            relays: relays.clone(),
+            author: Some(e.pubkey),
+            kind: Some(e.kind.into()),
+        };
+        strings.push(pointer.encode().map_err(|e| fail(&e.to_string()))?);
+    }
+    let ours = |s: &str| nip19::decode(s).ok();
+    let theirs = |s: &str| rn::Nip19::from_bech32(s).ok();
+    for s in &strings {
+        let same = match (ours(s), theirs(s)) {
+            (Some(nip19::Nip19::Npub(a)), Some(rn::Nip19::Pubkey(b))) => a == b.to_bytes(),
+            (Some(nip19::Nip19::Note(a)), Some(rn::Nip19::EventId(b))) => a == b.to_bytes(),
+            (Some(nip19::Nip19::Nprofile(a)), Some(rn::Nip19::Profile(b))) => {
+                a.pubkey == b.public_key.to_bytes()
+                    && a.relays.iter().eq(b.relays.iter().map(|r| r.as_str()))
+            }
+            (Some(nip19::Nip19::Nevent(a)), Some(rn::Nip19::Event(b))) => {
+                a.id == b.event_id.to_bytes()
+                    && a.author == b.author.map(|k| k.to_bytes())
+                    && a.kind == b.kind.map(|k| u32::from(k.as_u16()))
+                    && a.relays.iter().eq(b.relays.iter().map(|r| r.as_str()))
+            }
+            _ => false,
+        };
+        if !same {
+            return Err(fail("a NIP-19 string decodes differently in rust-nostr"));
+        }
+    }
+    rows.push(Row {
+        what: format!(
+            "nostr: NIP-19 decode {} npub/note/nprofile/nevent",
+            strings.len()
+        ),
+        ito: measure(budget, strings.len(), Unit::Items, || {
+            for s in &strings {
+                black_box(ours(black_box(s)));
+            }
+        }),
+        baseline_name: "nostr crate (rust-nostr 0.45)",
+        baseline: measure(budget, strings.len(), Unit::Items, || {
+            for s in &strings {
+                black_box(theirs(black_box(s)));
+            }
+        }),
+        allocs: None,
+    });
+    Ok(())
+}
+
 pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     let budget = Duration::from_millis(args.millis.max(3));
     let corpus = Corpus::load();
@@ -578,6 +720,8 @@ pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     interning_section(budget, &mut rows)?;
     nostr_section(budget, &mut rows)?;
     relay_section(budget, &mut rows)?;
+    #[cfg(feature = "schnorr")]
+    creation_section(budget, &mut rows)?;
     print_table(&rows);
     Ok(())
 }

@@ -181,6 +181,52 @@ fn nostr_verify_reports_bad_events_and_fails() {
     assert!(summary.contains("3 events: 1 ok, 2 bad"), "{summary}");
 }
 
+/// Each failing-exit path with exactly one bad input among good ones: a
+/// test with two or more would not notice a `bad > 1` threshold.
+#[test]
+fn nostr_verify_fails_on_exactly_one_bad_event() {
+    let first = EVENTS.lines().next().unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(first).unwrap();
+    value["content"] = serde_json::Value::String("tampered".into());
+    for (bad, col, reason) in [
+        (value.to_string(), 1, "id mismatch"),
+        ("{\"id\": 5}".to_string(), 8, ""),
+    ] {
+        let input = format!("{first}\n{bad}\n{first}\n");
+        for args in [&["nostr", "verify"][..], &["nostr", "verify", "--id-only"]] {
+            let out = ito(args, input.as_bytes());
+            assert!(
+                !out.status.success(),
+                "{args:?}: one bad event must fail the run"
+            );
+            let report = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(report.lines().count(), 1, "{report}");
+            assert!(
+                report.starts_with(&format!("<stdin>:2:{col}: {reason}")),
+                "{report}"
+            );
+            let summary = String::from_utf8(out.stderr).unwrap();
+            assert!(summary.contains("3 events: 2 ok, 1 bad"), "{summary}");
+        }
+    }
+}
+
+#[test]
+fn nostr_filter_and_id_fail_on_exactly_one_bad_line() {
+    let first = EVENTS.lines().next().unwrap();
+    let input = format!("{first}\n{{\"id\": 5}}\n{first}\n");
+    let out = ito(&["nostr", "filter", "--kinds", "1"], input.as_bytes());
+    assert!(!out.status.success(), "one bad line must fail the run");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("<stdin>:2:8: "), "{stderr}");
+    assert!(stderr.contains("1 line(s) were not events"), "{stderr}");
+
+    let out = ito(&["nostr", "id"], input.as_bytes());
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("<stdin>:2:8: "), "{stderr}");
+}
+
 #[test]
 fn intern_stats_counts() {
     let out = ito(&["intern", "stats", "--top", "1"], b"a\nbb\na\na\n");

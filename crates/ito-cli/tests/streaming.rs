@@ -209,6 +209,8 @@ fn closed_output_pipe_is_a_quiet_success() {
     let big_events = EVENTS.repeat(2000);
     let text = "line with \"quotes\"\n".repeat(200_000);
     let escaped = "line with \\\"quotes\\\"\n".repeat(200_000);
+    let events: Vec<&str> = EVENTS.lines().filter(|l| !l.trim().is_empty()).collect();
+    let document = format!("[{}]", vec![events.join(",\n"); 300].join(",\n"));
     let cases: Vec<(Vec<&str>, &[u8])> = vec![
         (vec!["nostr", "id"], big_events.as_bytes()),
         (vec!["nostr", "verify", "--id-only"], big_events.as_bytes()),
@@ -219,6 +221,13 @@ fn closed_output_pipe_is_a_quiet_success() {
         (vec!["json", "quote"], text.as_bytes()),
         (vec!["json", "escape", "--lines"], text.as_bytes()),
         (vec!["json", "unescape", "--lines"], escaped.as_bytes()),
+        (vec!["json", "fmt", "--lines"], big_events.as_bytes()),
+        (
+            vec!["json", "fmt", "--pretty", "--lines"],
+            big_events.as_bytes(),
+        ),
+        (vec!["json", "fmt"], document.as_bytes()),
+        (vec!["json", "fmt", "--pretty"], document.as_bytes()),
         (vec!["hex", "encode"], text.as_bytes()),
         (vec!["intern", "stats"], text.as_bytes()),
         (vec!["tour", "--millis", "3"], b""),
@@ -340,6 +349,8 @@ fn streaming_commands_use_bounded_memory() {
         &["nostr", "verify", "--id-only"],
         &["nostr", "filter", "--kinds", "1"],
         &["json", "escape", "--lines"],
+        &["json", "check", "--lines"],
+        &["json", "fmt", "--lines"],
     ] {
         let rss = peak_memory(args, total, false);
         assert!(rss < LIMIT, "{args:?}: peak RSS {rss} bytes");

@@ -34,10 +34,12 @@ pub struct FilterIndex {
     slots: Vec<Option<Subscription>>,
     free: Vec<usize>,
     by_id: HashMap<String, usize>,
-    /// Filter number -> slot of its subscription.
-    owner: HashMap<u32, usize>,
+    /// Filter number -> slot of its subscription (`usize::MAX` once
+    /// removed); the index numbers filters 0, 1, 2, ... and never reuses one.
+    owner: Vec<usize>,
     calls: u64,
     hits: Vec<u32>,
+    text: Vec<u8>,
 }
 
 impl Default for FilterIndex {
@@ -56,9 +58,10 @@ impl FilterIndex {
             slots: Vec::new(),
             free: Vec::new(),
             by_id: HashMap::new(),
-            owner: HashMap::new(),
+            owner: Vec::new(),
             calls: 0,
             hits: Vec::new(),
+            text: Vec::new(),
         }
     }
 
@@ -87,7 +90,8 @@ impl FilterIndex {
             .into_iter()
             .map(|f| {
                 let n = self.index.insert(f.into_owned());
-                self.owner.insert(n, slot);
+                debug_assert_eq!(n as usize, self.owner.len());
+                self.owner.push(slot);
                 n
             })
             .collect();
@@ -114,7 +118,7 @@ impl FilterIndex {
         if let Some(sub) = self.slots[slot].take() {
             for n in sub.filters {
                 self.index.remove(n);
-                self.owner.remove(&n);
+                self.owner[n as usize] = usize::MAX;
             }
         }
         self.free.push(slot);
@@ -134,17 +138,18 @@ impl FilterIndex {
     pub fn matches(&mut self, env: Env, event: Unknown<'_>) -> Result<Vec<String>> {
         let js = Js::new(&env);
         let value = event.raw();
-        let owned;
         let bytes = match js.bytes(value) {
             Some(bytes) => bytes,
             None => {
-                owned = js.string(value).ok_or_else(|| {
+                // The text buffer is kept between calls: no allocation.
+                self.text.clear();
+                js.string_into(value, &mut self.text).ok_or_else(|| {
                     js.throw(Fail::Type(
                         "FilterIndex.matches: expected the event's JSON as a string or Uint8Array"
                             .into(),
                     ))
                 })?;
-                owned.as_bytes()
+                &self.text[..]
             }
         };
         let event = Event::parse(bytes).map_err(|e| js.throw(Fail::from(e)))?;
@@ -152,10 +157,10 @@ impl FilterIndex {
         self.calls += 1;
         let mut slots: Vec<usize> = Vec::with_capacity(self.hits.len());
         for n in &self.hits {
-            let Some(&slot) = self.owner.get(n) else {
+            let Some(&slot) = self.owner.get(*n as usize) else {
                 continue;
             };
-            let Some(sub) = self.slots[slot].as_mut() else {
+            let Some(Some(sub)) = self.slots.get_mut(slot) else {
                 continue;
             };
             if sub.seen != self.calls {

@@ -314,3 +314,74 @@ impl Js {
         })
     }
 }
+
+impl Js {
+    /// A new empty object.
+    pub(crate) fn object(&self) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: valid out-pointer.
+        let status = unsafe { sys::napi_create_object(self.env, &mut out) };
+        self.check(status, || Fail::Type("cannot create an object".into()))?;
+        Ok(out)
+    }
+
+    /// A string value.
+    pub(crate) fn str(&self, value: &str) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: the string is passed with its byte length; valid out-pointer.
+        let status = unsafe {
+            sys::napi_create_string_utf8(
+                self.env,
+                value.as_ptr().cast(),
+                value.len() as isize,
+                &mut out,
+            )
+        };
+        self.check(status, || Fail::Type("cannot create a string".into()))?;
+        Ok(out)
+    }
+
+    /// A number value.
+    pub(crate) fn u32(&self, value: u32) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: valid out-pointer.
+        let status = unsafe { sys::napi_create_uint32(self.env, value, &mut out) };
+        self.check(status, || Fail::Type("cannot create a number".into()))?;
+        Ok(out)
+    }
+
+    /// `undefined`.
+    pub(crate) fn undefined(&self) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: valid out-pointer.
+        let status = unsafe { sys::napi_get_undefined(self.env, &mut out) };
+        self.check(status, || Fail::Type("cannot get undefined".into()))?;
+        Ok(out)
+    }
+
+    /// An array of strings.
+    pub(crate) fn strings(&self, values: &[String]) -> Result<Raw, Fail> {
+        let mut out = ptr::null_mut();
+        // SAFETY: valid out-pointer.
+        let status =
+            unsafe { sys::napi_create_array_with_length(self.env, values.len(), &mut out) };
+        self.check(status, || Fail::Type("cannot create an array".into()))?;
+        for (i, v) in values.iter().enumerate() {
+            let item = self.str(v)?;
+            // SAFETY: both values belong to this call.
+            let status = unsafe { sys::napi_set_element(self.env, out, i as u32, item) };
+            self.check(status, || Fail::Type("cannot fill an array".into()))?;
+        }
+        Ok(out)
+    }
+
+    /// `object[name] = value`.
+    pub(crate) fn set(&self, object: Raw, name: &CStr, value: Raw) -> Result<(), Fail> {
+        // SAFETY: `name` is NUL-terminated; both values belong to this call.
+        let status =
+            unsafe { sys::napi_set_named_property(self.env, object, name.as_ptr(), value) };
+        self.check(status, || {
+            Fail::Type("cannot set a property on this object".into())
+        })
+    }
+}

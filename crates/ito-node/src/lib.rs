@@ -3,8 +3,15 @@
 //! This crate converts JavaScript values to ito's types and back and moves
 //! batch work off the JavaScript thread; every codec, check and index is
 //! `ito::nostr`'s, tested there. The names and shapes follow nostr-tools
-//! (`verifyEvent`, `getEventHash`, `nip19.decode`), so switching is a
-//! change of import. Tests: `__test__/` (`node --test`).
+//! (`verifyEvent`, `getEventHash`, `finalizeEvent`, `nip19.decode`), so
+//! switching is a change of import. Tests: `__test__/` (`node --test`).
+//!
+//! - `src/js.rs`: raw Node-API reads and the errors thrown (`offset`, `field`).
+//! - `src/event.rs`: an event object's fields into an `ito::nostr::Event`.
+//! - `src/keys.rs`: keys and signing; `src/nip19.rs`: the `nip19` namespace.
+//! - `src/batch.rs`: `verifyEvents` / `verifyJsonl` on the thread pool.
+//! - `src/filter_index.rs`: `FilterIndex`, subscription ids over
+//!   `ito::nostr::FilterIndex`.
 
 // `#[napi]` items must be `pub` for the generated registration, though the
 // crate exports nothing to Rust.

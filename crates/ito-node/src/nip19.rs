@@ -66,21 +66,34 @@ fn hex32(value: &str, field: &'static str) -> std::result::Result<[u8; 32], Fail
     ts_args_type = "nip19: string",
     ts_return_type = "{ type: 'npub', data: string } | { type: 'nsec', data: Uint8Array } | { type: 'note', data: string } | { type: 'nprofile', data: ProfilePointer } | { type: 'nevent', data: EventPointer } | { type: 'naddr', data: AddressPointer }"
 )]
-pub fn decode<'env>(env: &'env Env, nip19: Unknown<'_>) -> Result<Object<'env>> {
-    let js = Js::new(env);
+pub fn decode(env: Env, nip19: Unknown<'_>) -> Result<Unknown<'_>> {
+    let js = Js::new(&env);
     let s = text(js, nip19.raw(), "decode").map_err(|f| js.throw(f))?;
     let decoded = nip19::decode(&s).map_err(|e| js.throw(fail(e)))?;
-    let mut out = Object::new(env)?;
-    out.set("type", decoded.prefix())?;
-    match decoded {
-        Nip19::Npub(key) => out.set("data", ito::hex::encode(&key))?,
-        Nip19::Note(id) => out.set("data", ito::hex::encode(&id))?,
-        Nip19::Nsec(secret) => out.set("data", Uint8Array::new(secret.expose().to_vec()))?,
+    let out = decoded_object(js, &env, decoded).map_err(|f| js.throw(f))?;
+    // SAFETY: `out` is a value created in this call's scope.
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), out) })
+}
+
+/// `{type, data}`, built with raw Node-API calls and static keys: the
+/// generic object conversion costs about as much as the decoding itself.
+fn decoded_object(js: Js, env: &Env, decoded: Nip19) -> std::result::Result<Raw, Fail> {
+    let out = js.object()?;
+    js.set(out, c"type", js.str(decoded.prefix())?)?;
+    let data = match decoded {
+        Nip19::Npub(key) => js.str(&ito::hex::encode(&key))?,
+        Nip19::Note(id) => js.str(&ito::hex::encode(&id))?,
+        Nip19::Nsec(secret) => {
+            let bytes = Uint8Array::new(secret.expose().to_vec());
+            // SAFETY: the environment is this call's.
+            unsafe { Uint8Array::to_napi_value(env.raw(), bytes) }
+                .map_err(|e| Fail::Type(e.reason.clone()))?
+        }
         Nip19::Nprofile(ProfilePointer { pubkey, relays }) => {
-            let mut data = Object::new(env)?;
-            data.set("pubkey", ito::hex::encode(&pubkey))?;
-            data.set("relays", relays)?;
-            out.set("data", data)?;
+            let data = js.object()?;
+            js.set(data, c"pubkey", js.str(&ito::hex::encode(&pubkey))?)?;
+            js.set(data, c"relays", js.strings(&relays)?)?;
+            data
         }
         Nip19::Nevent(EventPointer {
             id,
@@ -88,19 +101,21 @@ pub fn decode<'env>(env: &'env Env, nip19: Unknown<'_>) -> Result<Object<'env>> 
             author,
             kind,
         }) => {
-            let mut data = Object::new(env)?;
-            data.set("id", ito::hex::encode(&id))?;
-            data.set("relays", relays)?;
+            let data = js.object()?;
+            js.set(data, c"id", js.str(&ito::hex::encode(&id))?)?;
+            js.set(data, c"relays", js.strings(&relays)?)?;
             // Present and `undefined` when absent, as nostr-tools answers.
-            match author {
-                Some(a) => data.set("author", ito::hex::encode(&a))?,
-                None => data.set("author", ())?,
-            }
-            match kind {
-                Some(k) => data.set("kind", k)?,
-                None => data.set("kind", ())?,
-            }
-            out.set("data", data)?;
+            let author = match author {
+                Some(a) => js.str(&ito::hex::encode(&a))?,
+                None => js.undefined()?,
+            };
+            js.set(data, c"author", author)?;
+            let kind = match kind {
+                Some(k) => js.u32(k)?,
+                None => js.undefined()?,
+            };
+            js.set(data, c"kind", kind)?;
+            data
         }
         Nip19::Naddr(AddressPointer {
             identifier,
@@ -108,14 +123,15 @@ pub fn decode<'env>(env: &'env Env, nip19: Unknown<'_>) -> Result<Object<'env>> 
             kind,
             relays,
         }) => {
-            let mut data = Object::new(env)?;
-            data.set("identifier", identifier)?;
-            data.set("pubkey", ito::hex::encode(&pubkey))?;
-            data.set("kind", kind)?;
-            data.set("relays", relays)?;
-            out.set("data", data)?;
+            let data = js.object()?;
+            js.set(data, c"identifier", js.str(&identifier)?)?;
+            js.set(data, c"pubkey", js.str(&ito::hex::encode(&pubkey))?)?;
+            js.set(data, c"kind", js.u32(kind)?)?;
+            js.set(data, c"relays", js.strings(&relays)?)?;
+            data
         }
-    }
+    };
+    js.set(out, c"data", data)?;
     Ok(out)
 }
 

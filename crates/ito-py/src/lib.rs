@@ -9,19 +9,22 @@
 //!   `str`/`bytes` results, the per-thread scratch buffer, and the
 //!   `ito_codecs.Error` exception; [`fast`]: hand-written entry points for
 //!   the escaping functions' one-`str` calls.
-//! - [`json`], [`hex`], [`nostr`]: one Python submodule each; [`batch`]
-//!   adds the batch forms of `ito::nostr::batch` to `nostr`.
+//! - [`json`], [`hex`], [`nostr`], [`nip19`]: one Python submodule each;
+//!   [`batch`] adds the batch forms of `ito::nostr::batch` to `nostr`, and
+//!   [`sign`] the signing functions.
 
 mod batch;
 mod convert;
 mod fast;
 mod hex;
 mod json;
+mod nip19;
 mod nostr;
+mod sign;
 
 use pyo3::prelude::*;
 
-/// ito's string codecs for Python: `json`, `hex` and `nostr` submodules.
+/// ito's string codecs for Python: `json`, `hex`, `nostr` and `nip19` submodules.
 #[pymodule]
 fn _ito(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -34,6 +37,7 @@ fn _ito(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ),
         ("hex", hex::register),
         ("nostr", nostr::register),
+        ("nip19", nip19::register),
     ] {
         let sub = PyModule::new(py, name)?;
         // Functions record their module's name as `__module__` when they

@@ -9,6 +9,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(event_id, m)?)?;
     m.add_function(wrap_pyfunction!(verify_id, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    crate::sign::register(m)?;
     crate::batch::register(m)
 }
 

@@ -1,6 +1,6 @@
-from . import hex as hex, json as json, nostr as nostr
+from . import hex as hex, json as json, nip19 as nip19, nostr as nostr
 
-__all__ = ["Error", "__version__", "hex", "json", "nostr"]
+__all__ = ["Error", "__version__", "hex", "json", "nip19", "nostr"]
 
 __version__: str
 

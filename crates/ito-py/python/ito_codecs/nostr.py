@@ -10,9 +10,16 @@ event in input order and no exception for a bad event: ``verify_all``
 (a list of events), ``verify_jsonl`` (a buffer of JSON lines) and
 ``verify_file`` (a JSON-lines file streamed in bounded memory, returning a
 :class:`Summary`).
+
+Creating events, with nostr-tools' names in Python spelling: ``sign``
+(``finalizeEvent``), ``public_key`` (``getPublicKey``),
+``generate_secret_key`` (``generateSecretKey``); :mod:`ito_codecs.nip19`
+(also ``nostr.nip19``) for ``npub``/``nsec``/``note``/``nprofile``/
+``nevent``/``naddr`` strings.
 """
 
 from ._ito import nostr as _native
+from . import nip19
 
 event_id = _native.event_id
 verify_id = _native.verify_id
@@ -23,6 +30,9 @@ verify_jsonl = _native.verify_jsonl
 verify_file = _native.verify_file
 Verdict = _native.Verdict
 Summary = _native.Summary
+sign = _native.sign
+public_key = _native.public_key
+generate_secret_key = _native.generate_secret_key
 
 __all__ = [
     "event_id",
@@ -34,4 +44,8 @@ __all__ = [
     "verify_file",
     "Verdict",
     "Summary",
+    "sign",
+    "public_key",
+    "generate_secret_key",
+    "nip19",
 ]

@@ -1,10 +1,16 @@
 """NIP-01 Nostr event ids and signatures, single and batch."""
 
 import os
-from typing import Callable, Iterable, Literal, Optional, Union, final
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Union, final
 
+from . import nip19 as nip19
 
-__all__ = ["event_id", "verify_id", "verify", "verdict", "verify_all", "verify_jsonl", "verify_file", "Verdict", "Summary"]
+__all__ = [
+    "event_id", "verify_id", "verify", "verdict", "verify_all", "verify_jsonl", "verify_file", "Verdict", "Summary",
+    "sign", "public_key", "generate_secret_key", "nip19",
+]
+
+_SecretKey = Union[bytes, str]
 
 _Check = Literal["signature", "id"]
 _Event = Union[str, bytes]
@@ -65,3 +71,12 @@ def verify_file(
     on_bad: Optional[Callable[[int, bytes, Verdict], object]] = None,
 ) -> Summary:
     """Streams a JSON-lines file in bounded memory on every core; ``on_bad`` sees each failing event."""
+
+def sign(template: Union[Mapping[str, Any], str, bytes], secret_key: _SecretKey, /) -> str:
+    """Signs a template (``created_at``, ``kind``, ``tags``, ``content``) and returns the event's NIP-01 JSON."""
+
+def public_key(secret_key: _SecretKey, /) -> str:
+    """The x-only public key (64 lowercase hex digits) of a secret key (32 bytes, hex or ``nsec1``)."""
+
+def generate_secret_key() -> bytes:
+    """A new 32-byte secret key from the operating system's random source."""

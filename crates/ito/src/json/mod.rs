@@ -111,6 +111,7 @@
 pub mod de;
 mod emit;
 mod error;
+pub mod layout;
 mod literals;
 mod options;
 mod policy;

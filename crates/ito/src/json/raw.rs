@@ -357,6 +357,13 @@ fn string(b: &[u8], i: usize) -> Result<usize, Error> {
     }
 }
 
+/// Whether `b` is exactly one JSON number (RFC 8259 grammar, any
+/// magnitude, no surrounding whitespace).
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn is_number(b: &[u8]) -> bool {
+    matches!(b.first(), Some(b'-' | b'0'..=b'9')) && number(b, 0) == Ok(b.len())
+}
+
 /// A number starting at `i` (`-` or a digit); returns the index after it.
 fn number(b: &[u8], i: usize) -> Result<usize, Error> {
     let digits = |mut j: usize| {

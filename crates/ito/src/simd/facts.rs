@@ -221,16 +221,34 @@ unsafe fn copy_classify_detect(p: *const u8, n: usize, dst: *mut u8) -> u8 {
 }
 
 /// Facts of `src` without keeping a copy (the first query of a heap
-/// `Str`'s facts). Uses the dispatched kernel into a small stack buffer,
-/// block by block (the stores go to L1; a scan-only variant would need an
-/// entry point of its own per level, and is not built).
+/// `Str`'s facts). On x86_64, 16..=256 bytes are scanned in place with
+/// SSE2 ([`scan_blocks`]); other lengths go through the dispatched copy
+/// kernel into a stack buffer, 256 bytes at a time (the stores go to L1; a
+/// scan-only entry point per level is not built).
+#[inline]
 pub(crate) fn classify(src: &[u8]) -> u8 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if (16..=SCAN_INLINE).contains(&src.len()) {
+        // SSE2 is baseline: up to a few hundred bytes a scan in place
+        // beats the calls and the indirect jump of the dispatched kernel.
+        // SAFETY: SSE2 is baseline on x86_64; 16 <= len; `src` readable.
+        return unsafe { scan_blocks::<super::vector::x86::Sse2>(src.as_ptr(), src.len()) };
+    }
+    classify_chunked(src)
+}
+
+/// [`classify`] through the dispatched copy kernel, 256 bytes at a time (a
+/// function of its own, so the in-place scan keeps no stack frame).
+#[inline(never)]
+fn classify_chunked(src: &[u8]) -> u8 {
     let mut facts = ALL;
-    let mut buf = [0u8; 256];
+    // Never read: left uninitialised (zeroing it cost a 256-byte memset
+    // per call).
+    let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 256];
     for chunk in src.chunks(buf.len()) {
-        // SAFETY: `buf` is valid for `chunk.len() <= 256` bytes and is a
-        // distinct local, so it cannot overlap `chunk`.
-        facts &= unsafe { copy_classify(chunk, buf.as_mut_ptr()) };
+        // SAFETY: `buf` is valid for writes of `chunk.len() <= 256` bytes
+        // and is a distinct local, so it cannot overlap `chunk`.
+        facts &= unsafe { copy_classify(chunk, buf.as_mut_ptr().cast::<u8>()) };
     }
     facts
 }
@@ -460,6 +478,52 @@ unsafe fn copy_blocks<V: FactsVector>(src: *const u8, len: usize, dst: *mut u8) 
             step(v);
         }
         reduce(or, bad)
+    }
+}
+
+/// Up to this many bytes [`classify`] scans with SSE2 in place (x86_64).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+const SCAN_INLINE: usize = 256;
+
+/// [`copy_blocks`] without the copy: the facts of `len >= W` bytes, `W` at
+/// a time, the last block overlapping.
+///
+/// # Safety
+/// The CPU supports `V`; `len >= V::W`; `src` readable for `len` bytes.
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+#[inline(always)]
+unsafe fn scan_blocks<V: FactsVector>(src: *const u8, len: usize) -> u8 {
+    debug_assert!(len >= V::W);
+    let w = V::W;
+    // SAFETY: the CPU supports V per the caller; every load is at `i` with
+    // `i + W <= len`, or at `len - W >= 0`.
+    unsafe {
+        // Two pairs of accumulators: each OR chain then carries one block
+        // per iteration of two, not two.
+        let (mut or, mut or2) = (V::splat(0), V::splat(0));
+        let (mut bad, mut bad2) = (V::no_bad(), V::no_bad());
+        let mut i = 0;
+        while i + 2 * w <= len {
+            let a = V::load(src.add(i));
+            let b = V::load(src.add(i + w));
+            bad = V::mask_or(bad, a.bad());
+            bad2 = V::mask_or(bad2, b.bad());
+            or = or.or(a);
+            or2 = or2.or(b);
+            i += 2 * w;
+        }
+        if i + w <= len {
+            let v = V::load(src.add(i));
+            bad = V::mask_or(bad, v.bad());
+            or = or.or(v);
+            i += w;
+        }
+        if i < len {
+            let v = V::load(src.add(len - w));
+            bad2 = V::mask_or(bad2, v.bad());
+            or2 = or2.or(v);
+        }
+        reduce(or.or(or2), V::mask_or(bad, bad2))
     }
 }
 
@@ -895,6 +959,7 @@ mod tests {
                 let want = classify_scalar(&v);
                 src_map.tail(len).copy_from_slice(&v);
                 let src: &[u8] = src_map.tail(len);
+                assert_eq!(classify(src), want, "classify, len {len}");
                 for kernel in Kernel::available() {
                     let dst = dst_map.tail(len);
                     dst.fill(0);
@@ -908,6 +973,33 @@ mod tests {
                 let got = unsafe { copy_classify(src, dst.as_mut_ptr()) };
                 assert_eq!(got, want, "inline, len {len}");
                 assert_eq!(&dst[..], &v[..], "inline copy, len {len}");
+            }
+        }
+    }
+
+    /// `classify` (the first query of a heap `Str`): the in-place SSE2 scan
+    /// up to 256 bytes and the chunked kernel above, every length to 300
+    /// with a special byte at every position (ends and middle under Miri).
+    #[test]
+    fn classify_every_length_and_position() {
+        let max: usize = if cfg!(miri) { 40 } else { 300 };
+        for len in 0..=max {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert_eq!(classify(&base), classify_scalar(&base));
+            let positions: Vec<usize> = if cfg!(miri) {
+                [0, len / 2, len.saturating_sub(1)]
+                    .into_iter()
+                    .filter(|&p| p < len)
+                    .collect()
+            } else {
+                (0..len).collect()
+            };
+            for pos in positions {
+                for sp in [b'"', b'\\', 0x1F, 0x80, 0xC3] {
+                    let mut v = base.clone();
+                    v[pos] = sp;
+                    assert_eq!(classify(&v), classify_scalar(&v), "len {len} pos {pos}");
+                }
             }
         }
     }

@@ -14,8 +14,10 @@
 //! grow   : at 7/8 load allocate the 2× table (zeroed: 0 = empty) and keep the
 //!          old one; every later insert moves 16 old slots by their STORED hash
 //!          (no string is read); lookups try the new table, then the old one;
-//!          the drained table is then released 64 KiB per insert (shrunk in
-//!          place), since freeing megabytes at once is itself a pause; and
+//!          the drained table is then given back 16 KiB per insert (its
+//!          pages discarded in place, the emptied buffer freed with the
+//!          interner; shrunk in place where pages cannot be discarded),
+//!          since freeing megabytes at once is itself a pause; and
 //!          in the last 1/32 before a resize the 2x table is zeroed a step
 //!          per insert, so the resize does not zero megabytes at once
 //! attack : an insert probing more than MAX_PROBE_GROUPS groups switches the
@@ -28,7 +30,9 @@
 //!          byte position), moved there once the interner outgrows 4 KiB of
 //!          strings or 1,024 entries; before that, or where address space
 //!          cannot be reserved, in 1,024-entry segments and 4/8/16 KiB
-//!          chunks that never move (offset = chunk << 14 | position)
+//!          chunks that never move (offset = chunk << 14 | position); the
+//!          arrays are reserved, committed and first written a step per
+//!          insert before the move, so the move only copies
 //! ```
 //! A hit is: hash → one 16-byte control group → slot → entry → length
 //! and byte compare (the length sits in front of the bytes, on their line;
@@ -74,6 +78,18 @@
 //! where string-interner and lasso take 157–589 ms for the insert that
 //! rehashes every string. (The raw maximum of one run is the shared VM's:
 //! a timed no-op stalls for 19–138 µs there.)
+//!
+//! Where system calls and page faults are dear (a Zen 3 VM, 2026-11-27:
+//! 3–7 µs per `mmap`, `mprotect` or first write to a page), the same
+//! figure taken over five fresh processes was 45–58 µs, from two kinds of
+//! insert: the move to the reserved layout (two reservations, two commits
+//! and three page faults in one insert) and the first `realloc` shrink of
+//! each drained table (28–49 µs). Now each insert does at most one of
+//! those steps, and drained tables give their pages back in place
+//! (`region.rs`): 16.7–20.3 µs in portable and native builds, with the
+//! same mean insert time (250–290 ns before and after) and 0.1 B more per
+//! entry at 2,000,000 keys; a timed no-op reads 0.2–0.3 µs in the same
+//! runs.
 //!
 //! ## What is not here, and why
 //! * No removal: symbols are dense indices into the entry array, and the
@@ -122,7 +138,7 @@ const MIGRATE_PER_INSERT: usize = 16;
 const PREPARE_CTRL: usize = 256;
 const PREPARE_SLOTS: usize = 256;
 /// Bytes of a drained table released per insert (see `release_step`).
-const RELEASE_STEP: usize = 64 * 1024;
+const RELEASE_STEP: usize = 16 * 1024;
 /// Smallest table (one group).
 const MIN_CAP: usize = 16;
 /// Strings of at least this many bytes get their own allocation (just
@@ -262,6 +278,8 @@ impl LocalBuilder {
             migrated: 0,
             retired_ctrl: Vec::new(),
             retired_slots: Vec::new(),
+            retired_kept: 0,
+            emptied: Vec::new(),
             next_ctrl: Vec::new(),
             next_slots: Vec::new(),
             store: Store::new(self.capacity, !self.segmented),
@@ -329,11 +347,20 @@ pub struct LocalInterner {
     old: Option<Table>,
     /// Slots of `old` already moved.
     migrated: usize,
-    /// A drained table's memory, released `RELEASE_STEP` bytes per insert:
-    /// freeing a multi-MiB table at once returns every page to the OS in
-    /// one call (about 60 µs per MiB measured here), a pause of its own.
+    /// A drained table's memory, given back `RELEASE_STEP` bytes per
+    /// insert: freeing a multi-MiB table at once returns every page to the
+    /// OS in one call (about 60 µs per MiB measured here), a pause of its
+    /// own.
     retired_ctrl: Vec<u8>,
     retired_slots: Vec<u32>,
+    /// Elements of the retired buffer being released not yet given back
+    /// (see `region::release_step`).
+    retired_kept: usize,
+    /// Retired buffers whose pages were discarded in place (where the OS
+    /// can): freed with the interner, as freeing them during growth is
+    /// itself a pause (the allocator unmaps or trims megabytes at once).
+    /// They hold address space, and at most their partial end pages.
+    emptied: Vec<Emptied>,
     /// The next table, zeroed a step per insert in the last 1/32 before a
     /// resize, so the resize itself neither zeroes megabytes (`calloc` from
     /// a reused heap block must) nor faults in all its pages at once.
@@ -364,6 +391,25 @@ impl fmt::Debug for LocalInterner {
             .field("memory_usage", &self.memory_usage())
             .field("strong_hash", &self.strong.is_some())
             .finish()
+    }
+}
+
+/// A retired table buffer whose whole pages were discarded in place: held,
+/// never read, freed with the interner.
+enum Emptied {
+    Ctrl(#[allow(dead_code)] Vec<u8>),
+    Slots(#[allow(dead_code)] Vec<u32>),
+}
+
+impl Emptied {
+    /// An upper bound of the memory it still holds: its partial first and
+    /// last pages.
+    fn held(&self) -> usize {
+        let bytes = match self {
+            Emptied::Ctrl(v) => v.capacity(),
+            Emptied::Slots(v) => v.capacity() * 4,
+        };
+        bytes.min(2 * 4096)
     }
 }
 
@@ -673,6 +719,7 @@ impl LocalInterner {
             // Drained: release its memory a step at a time from now on.
             self.retired_ctrl = old.ctrl.into_vec();
             self.retired_slots = old.slots.into_vec();
+            self.retired_kept = self.retired_slots.capacity();
         }
     }
 
@@ -680,9 +727,14 @@ impl LocalInterner {
     /// reserved capacity: no reallocation, pages faulted in gradually).
     fn prepare_step(&mut self) {
         let cap2 = self.table.cap() * 2;
-        if self.next_slots.capacity() != cap2 {
+        // One allocation per insert (each may be an `mmap`).
+        if self.next_ctrl.capacity() != cap2 + WIDTH {
             self.next_ctrl = Vec::with_capacity(cap2 + WIDTH);
+            return;
+        }
+        if self.next_slots.capacity() != cap2 {
             self.next_slots = Vec::with_capacity(cap2);
+            return;
         }
         let n = (self.next_ctrl.len() + PREPARE_CTRL).min(cap2 + WIDTH);
         self.next_ctrl.resize(n, 0);
@@ -714,20 +766,31 @@ impl LocalInterner {
         }
     }
 
-    /// Give back up to `RELEASE_STEP` bytes of the retired table by
-    /// shrinking it in place (`realloc` to a smaller size: the allocator
-    /// unmaps the tail pages, or splits the block; nothing is copied by the
-    /// system allocators we target, as a shrink never needs to move).
+    /// Give back up to `RELEASE_STEP` bytes of the retired table, slots
+    /// first (see `region::release_step`: whole pages discarded in place,
+    /// the emptied buffer kept until the interner is dropped; or a shrink
+    /// in place where pages cannot be discarded).
     #[inline]
     fn release_step(&mut self) {
         if self.retired_slots.capacity() > 0 {
-            let keep = self.retired_slots.len().saturating_sub(RELEASE_STEP / 4);
-            self.retired_slots.truncate(keep);
-            self.retired_slots.shrink_to_fit();
-        } else if self.retired_ctrl.capacity() > 0 {
-            let keep = self.retired_ctrl.len().saturating_sub(RELEASE_STEP);
-            self.retired_ctrl.truncate(keep);
-            self.retired_ctrl.shrink_to_fit();
+            if !region::release_step(
+                &mut self.retired_slots,
+                &mut self.retired_kept,
+                RELEASE_STEP,
+            ) {
+                let slots = std::mem::take(&mut self.retired_slots);
+                if slots.capacity() > 0 {
+                    self.emptied.push(Emptied::Slots(slots));
+                }
+                self.retired_kept = self.retired_ctrl.capacity();
+            }
+        } else if self.retired_ctrl.capacity() > 0
+            && !region::release_step(&mut self.retired_ctrl, &mut self.retired_kept, RELEASE_STEP)
+        {
+            let ctrl = std::mem::take(&mut self.retired_ctrl);
+            if ctrl.capacity() > 0 {
+                self.emptied.push(Emptied::Ctrl(ctrl));
+            }
         }
     }
 
@@ -849,11 +912,26 @@ impl LocalInterner {
     pub fn memory_usage(&self) -> usize {
         self.table.bytes()
             + self.old.as_ref().map_or(0, Table::bytes)
-            + self.retired_ctrl.capacity()
-            + self.retired_slots.capacity() * 4
+            + self.retired_bytes()
             + self.next_ctrl.capacity()
             + self.next_slots.capacity() * 4
             + self.store.memory_usage()
+    }
+
+    /// Bytes of the retired table not yet given back (and, at most, the
+    /// partial end pages of the emptied ones).
+    fn retired_bytes(&self) -> usize {
+        self.retired_left() + self.emptied.iter().map(Emptied::held).sum::<usize>()
+    }
+
+    fn retired_left(&self) -> usize {
+        if self.retired_slots.capacity() > 0 {
+            self.retired_kept * 4 + self.retired_ctrl.capacity()
+        } else if self.retired_ctrl.capacity() > 0 {
+            self.retired_kept
+        } else {
+            0
+        }
     }
 
     /// Every `(Sym, &str)` in symbol order (insertion order).
@@ -982,34 +1060,37 @@ mod tests {
     /// Every key forced onto one hash: keys of the same length that
     /// differ in one byte (at every position, every length up to 70, so
     /// every compare class) must still get their own symbols, in both
-    /// layouts. `tests/intern_collisions.rs` finds real collisions.
+    /// layouts. Under 100 keys share the hash per interner, so their probe
+    /// stays short of the SipHash switch (which would rehash them away
+    /// from the forced value). `tests/intern_collisions.rs` finds real
+    /// collisions.
     #[test]
     fn one_forced_hash_keeps_same_length_keys_apart() {
         const H: u32 = 0x1234_5678;
         for filler in [0usize, 2_000] {
-            let mut interner = LocalInterner::new();
-            for i in 0..filler {
-                interner.intern(&format!("filler {i}"));
-            }
-            let mut keys = Vec::new();
             for n in 1..70usize {
+                let mut interner = LocalInterner::new();
+                for i in 0..filler {
+                    interner.intern(&format!("filler {i}"));
+                }
                 let base: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
-                keys.push(base.clone());
+                let mut keys = vec![base.clone()];
                 for i in 0..n {
                     let mut k = base.clone().into_bytes();
                     k[i] = b'Z';
                     keys.push(String::from_utf8(k).unwrap());
                 }
+                let syms: Vec<Sym> = keys
+                    .iter()
+                    .map(|k| interner.intern_hashed(H, k).unwrap())
+                    .collect();
+                for (k, &sym) in keys.iter().zip(&syms) {
+                    assert_eq!(interner.resolve(sym), k);
+                    assert_eq!(interner.intern_hashed(H, k).unwrap(), sym, "{k}");
+                }
+                assert_eq!(interner.len(), filler + keys.len());
+                assert!(!interner.diagnostics().strong_hash);
             }
-            let syms: Vec<Sym> = keys
-                .iter()
-                .map(|k| interner.intern_hashed(H, k).unwrap())
-                .collect();
-            for (k, &sym) in keys.iter().zip(&syms) {
-                assert_eq!(interner.resolve(sym), k);
-                assert_eq!(interner.intern_hashed(H, k).unwrap(), sym, "{k}");
-            }
-            assert_eq!(interner.len(), filler + keys.len());
         }
     }
 

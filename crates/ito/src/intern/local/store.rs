@@ -34,6 +34,10 @@ const FLAT_ENTRIES: usize = if cfg!(miri) { 1 << 13 } else { 1 << 29 };
 const FLAT_BYTES: usize = if cfg!(miri) { 1 << 18 } else { 1 << 31 };
 const _: () = assert!(FLAT_BYTES <= LARGE_FLAG as usize);
 
+/// Pages of the entry region the move to the flat layout fills (a full
+/// first segment).
+const ENTRY_PAGES: u8 = (SEG * size_of::<Entry>()).div_ceil(4096) as u8;
+
 /// Entries and string bytes of one interner.
 pub(super) struct Store {
     /// The flat layout, once moved there.
@@ -53,6 +57,22 @@ pub(super) struct Store {
     /// Whether to try the flat layout when the segmented one outgrows its
     /// first chunk or segment.
     reserve: bool,
+    /// The flat layout's regions, made ready one step per insert before the
+    /// move (see [`Store::stage`]).
+    staged: Staged,
+}
+
+/// The regions of the flat layout while they are made ready: reserving,
+/// committing and first-touching a page each cost a system call or a page
+/// fault (2–7 µs each on a VM), and doing all of them in the insert that
+/// moves the layout made that insert the slowest of a 2,000,000-key
+/// growth (54 µs). Spread out, each insert does at most one of them.
+#[derive(Default)]
+struct Staged {
+    entries: Option<Region>,
+    bytes: Option<Region>,
+    /// Steps done (see [`Store::stage`]).
+    step: u8,
 }
 
 struct Flat {
@@ -60,6 +80,25 @@ struct Flat {
     bytes: Region,
     /// Bytes of `bytes` written (the next string's offset).
     used: usize,
+}
+
+impl Staged {
+    /// Bytes of pages written so far (the memory staging holds).
+    fn touched(&self) -> usize {
+        usize::from(self.step.saturating_sub(4)).min(usize::from(ENTRY_PAGES) + 1) * 4096
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        // Warm pages for the next interner on this thread, as for `Flat`.
+        if let Some(r) = &mut self.entries {
+            r.recycle();
+        }
+        if let Some(r) = &mut self.bytes {
+            r.recycle();
+        }
+    }
 }
 
 impl Drop for Flat {
@@ -87,6 +126,7 @@ impl Store {
             arena_bytes: 0,
             pushed: 0,
             reserve,
+            staged: Staged::default(),
         };
         if capacity > SEG && store.flatten() {
             let flat = store.flat.as_mut().expect("just flattened");
@@ -270,8 +310,17 @@ impl Store {
 
     /// Append an entry; `Err` if the symbol space is full.
     pub(super) fn push(&mut self, e: Entry) -> Result<(), InternError> {
-        if self.flat.is_none() && self.pushed == SEG && self.reserve && self.chunks.len() <= 1 {
-            self.flatten();
+        if self.flat.is_none() && self.reserve && self.chunks.len() <= 1 {
+            if self.pushed == SEG {
+                self.flatten();
+            } else if self.pushed >= SEG / 2
+                || self
+                    .chunks
+                    .first()
+                    .is_some_and(|c| c.len() >= FIRST_CHUNK / 2)
+            {
+                self.stage();
+            }
         }
         match &mut self.flat {
             Some(f) => {
@@ -297,21 +346,75 @@ impl Store {
         Ok(())
     }
 
+    /// One step towards the flat layout, once the segmented one is half
+    /// way to moving (half its first chunk or segment used): reserve the
+    /// entry region, reserve the byte region, commit the prefix the move
+    /// will copy into in each, then write once to each of those pages
+    /// (the page faults), one step per call. [`flatten`](Store::flatten)
+    /// finishes whatever is left. Costs the three pages the move fills
+    /// anyway, a little earlier.
+    #[cold]
+    fn stage(&mut self) {
+        let st = &mut self.staged;
+        let step = st.step;
+        st.step = step.saturating_add(1);
+        match step {
+            0 => match FLAT_ENTRIES.checked_mul(size_of::<Entry>()) {
+                Some(room) => st.entries = Region::reserve(room),
+                None => self.reserve = false,
+            },
+            1 => st.bytes = Region::reserve(FLAT_BYTES),
+            2 | 3 => {
+                let (r, need) = if step == 2 {
+                    (&mut st.entries, SEG * size_of::<Entry>())
+                } else {
+                    (&mut st.bytes, FIRST_CHUNK)
+                };
+                if let Some(region) = r {
+                    // Far below the reservation; on a refusal the move
+                    // commits (and fails) itself.
+                    let _ = region.commit(need);
+                }
+            }
+            _ => {
+                let page = usize::from(step - 4);
+                let (r, at) = if page < usize::from(ENTRY_PAGES) {
+                    (&st.entries, page * 4096)
+                } else if page == usize::from(ENTRY_PAGES) {
+                    (&st.bytes, 0)
+                } else {
+                    return;
+                };
+                if let Some(region) = r.as_ref().filter(|r| r.committed() > at) {
+                    // SAFETY: byte `at` is committed (checked), nothing
+                    // refers into the region yet, and its contents are
+                    // unspecified until the move writes them.
+                    unsafe { region.base().add(at).write_volatile(0) };
+                }
+            }
+        }
+    }
+
     /// Move to the flat layout (see the module docs); false, and never
     /// tried again, if the address space cannot be reserved.
     #[cold]
     fn flatten(&mut self) -> bool {
         debug_assert!(self.flat.is_none() && self.chunks.len() <= 1);
         self.reserve = false;
+        let mut staged = std::mem::take(&mut self.staged);
         // With 32-bit pointers the entry reservation does not even fit in
         // `usize` (and `Region` reserves nothing there): keep segments.
         let Some(entry_room) = FLAT_ENTRIES.checked_mul(size_of::<Entry>()) else {
             return false;
         };
-        let Some(mut entries) = Region::reserve(entry_room) else {
+        let Some(mut entries) = staged
+            .entries
+            .take()
+            .or_else(|| Region::reserve(entry_room))
+        else {
             return false;
         };
-        let Some(mut bytes) = Region::reserve(FLAT_BYTES) else {
+        let Some(mut bytes) = staged.bytes.take().or_else(|| Region::reserve(FLAT_BYTES)) else {
             return false;
         };
         let used = self.chunks.first().map_or(0, Vec::len);
@@ -363,6 +466,9 @@ impl Store {
                     + self.chunks.capacity() * size_of::<Vec<u8>>()
             }
         };
-        layout + self.large.capacity() * size_of::<Box<str>>() + self.arena_bytes
+        layout
+            + self.staged.touched()
+            + self.large.capacity() * size_of::<Box<str>>()
+            + self.arena_bytes
     }
 }

@@ -243,7 +243,7 @@ impl Error {
     /// Whether the input is not JSON.
     ///
     /// ```
-    /// assert!(ito::json::from_str::<u8>("[}").unwrap_err().is_syntax());
+    /// assert!(ito::json::from_str::<Vec<u8>>("[}").unwrap_err().is_syntax());
     /// ```
     pub fn is_syntax(&self) -> bool {
         self.category() == Category::Syntax
@@ -352,7 +352,7 @@ impl serde::de::Error for Error {
 /// `InvalidData`, EOF errors as `UnexpectedEof` (as serde_json converts).
 ///
 /// ```
-/// let err = ito::json::from_str::<u8>("[").unwrap_err();
+/// let err = ito::json::from_str::<Vec<u8>>("[").unwrap_err();
 /// let io: std::io::Error = err.into();
 /// assert_eq!(io.kind(), std::io::ErrorKind::UnexpectedEof);
 /// ```

@@ -168,6 +168,7 @@ impl<'de> Deserializer<'de> {
     /// assert_eq!(stream.value_offset(), 8);
     /// assert!(stream.next().is_none());
     /// ```
+    #[allow(clippy::should_implement_trait)]
     pub fn into_iter<T: de::Deserialize<'de>>(self) -> StreamDeserializer<'de, T> {
         StreamDeserializer::new(self)
     }

@@ -26,6 +26,13 @@ pub enum Category {
     /// A `Serialize` implementation reported an error
     /// (`serde::ser::Error::custom`).
     Custom,
+    /// serde_json's `arbitrary_precision` number marker used other than as
+    /// a `serde_json::Number` uses it, or with text that is not a JSON
+    /// number.
+    InvalidNumber,
+    /// serde_json's `raw_value` marker used other than as a `RawValue`
+    /// uses it.
+    InvalidRawValue,
 }
 
 enum Inner {
@@ -33,6 +40,8 @@ enum Inner {
     KeyMustBeAString,
     FloatKeyMustBeFinite,
     Custom(Box<str>),
+    InvalidNumber,
+    InvalidRawValue,
 }
 
 /// An error of [`to_vec`](super::to_vec) and its relatives: an I/O error,
@@ -69,6 +78,16 @@ impl Error {
         Error(Box::new(Inner::FloatKeyMustBeFinite))
     }
 
+    #[cold]
+    pub(crate) fn invalid_number() -> Self {
+        Error(Box::new(Inner::InvalidNumber))
+    }
+
+    #[cold]
+    pub(crate) fn invalid_raw_value() -> Self {
+        Error(Box::new(Inner::InvalidRawValue))
+    }
+
     /// What kind of failure this is.
     ///
     /// ```
@@ -82,6 +101,8 @@ impl Error {
             Inner::KeyMustBeAString => Category::KeyMustBeAString,
             Inner::FloatKeyMustBeFinite => Category::FloatKeyMustBeFinite,
             Inner::Custom(_) => Category::Custom,
+            Inner::InvalidNumber => Category::InvalidNumber,
+            Inner::InvalidRawValue => Category::InvalidRawValue,
         }
     }
 
@@ -115,6 +136,8 @@ impl fmt::Display for Error {
                 f.write_str("float key must be finite (got NaN or +/-inf)")
             }
             Inner::Custom(msg) => f.write_str(msg),
+            Inner::InvalidNumber => f.write_str("invalid number"),
+            Inner::InvalidRawValue => f.write_str("expected value"),
         }
     }
 }

@@ -40,10 +40,15 @@
 //! [`RawJson`] is passed as a newtype struct with a private name that only
 //! this serializer understands (as serde_json does for `RawValue`): here it
 //! is written verbatim, elsewhere it is its text as a string.
+//!
+//! serde_json's own markers (a `Number` under its `arbitrary_precision`
+//! feature, a `RawValue` under `raw_value`) are spoken too: their text is
+//! written verbatim, as serde_json writes it (see `serde_json_markers`).
 
 mod error;
 mod key;
 mod raw;
+mod serde_json_markers;
 
 use std::cell::Cell;
 use std::fmt;
@@ -55,6 +60,7 @@ pub use error::{Category, Error};
 
 use super::emit::{self, Esc, Lead};
 use super::{Options, RawJson};
+use serde_json_markers::Marker;
 
 /// A serializer that appends JSON to a `Vec<u8>`; `PRETTY` selects
 /// serde_json's pretty layout (two-space indentation).
@@ -422,12 +428,28 @@ pub struct Compound<'s, 'a, const PRETTY: bool, O: Output = &'a mut Vec<u8>> {
 /// serde_json's states (a container declared empty was closed at once),
 /// and `Brace`: a compact struct whose `{` is not written yet, because
 /// the first field stores it with its key (`{"key":` in one step).
+/// `Number` and `RawValue`: a serde_json marker struct awaiting its text;
+/// `NumberDone` and `RawValueDone`: one whose text is written (nothing
+/// opened, nothing to close).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     Empty,
     First,
     Rest,
     Brace,
+    Number,
+    RawValue,
+    NumberDone,
+    RawValueDone,
+}
+
+impl State {
+    /// Whether this is a serde_json marker struct (one test per field:
+    /// the four marker states are the last).
+    #[inline(always)]
+    fn is_marker(self) -> bool {
+        self as u8 >= State::Number as u8
+    }
 }
 
 impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
@@ -477,7 +499,13 @@ impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
         let lead = match self.state {
             State::Brace => Lead::BRACE,
             State::First => Lead::NONE,
-            State::Empty | State::Rest => Lead::COMMA,
+            // Marker states never reach here (`serialize_field`).
+            State::Empty
+            | State::Rest
+            | State::Number
+            | State::RawValue
+            | State::NumberDone
+            | State::RawValueDone => Lead::COMMA,
         };
         self.state = State::Rest;
         lead
@@ -551,11 +579,49 @@ impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
     #[inline(always)]
     fn close_in_place(&mut self, close: u8) {
         match self.state {
-            State::Empty => {}
+            State::Empty | State::NumberDone | State::RawValueDone => {}
             // A struct that wrote none of the fields it announced.
             State::Brace => emit::bytes(self.ser.out.vec(), b"{}"),
             State::First | State::Rest => self.ser.end(close),
+            // Refused by `SerializeStruct::end` before it gets here.
+            State::Number | State::RawValue => {}
         }
+    }
+
+    /// The marker a marker state awaits (`None` once its text is written).
+    fn awaited_marker(&self) -> Option<Marker> {
+        match self.state {
+            State::Number => Some(Marker::Number),
+            State::RawValue => Some(Marker::RawValue),
+            _ => None,
+        }
+    }
+
+    /// A field of a serde_json marker struct: the one field named as the
+    /// marker writes its text; anything else is refused.
+    #[cold]
+    #[inline(never)]
+    fn marker_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        let (marker, done) = match self.state {
+            State::Number => (Marker::Number, State::NumberDone),
+            State::RawValue => (Marker::RawValue, State::RawValueDone),
+            // A second field after the text.
+            State::NumberDone => return Err(Marker::Number.error()),
+            _ => return Err(Marker::RawValue.error()),
+        };
+        if key != marker.field() {
+            return Err(marker.error());
+        }
+        value.serialize(serde_json_markers::Text {
+            out: self.ser.out.vec(),
+            marker,
+        })?;
+        self.state = done;
+        Ok(())
     }
 }
 
@@ -769,9 +835,16 @@ impl<'s, 'a, const P: bool, O: Output> ser::Serializer for &'s mut Serializer<'a
     #[inline]
     fn serialize_struct(
         self,
-        _name: &'static str,
+        name: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'a, P, O>, Error> {
+        if let Some(marker) = Marker::of_struct(name) {
+            let state = match marker {
+                Marker::Number => State::Number,
+                Marker::RawValue => State::RawValue,
+            };
+            return Ok(Compound { ser: self, state });
+        }
         Ok(Compound::open_struct(self, len))
     }
 
@@ -1008,11 +1081,18 @@ impl<const P: bool, O: Output> ser::SerializeStruct for Compound<'_, '_, P, O> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
+        if self.state.is_marker() {
+            return self.marker_field(key, value);
+        }
         self.field(key, value)
     }
 
     #[inline(always)]
     fn end(self) -> Result<(), Error> {
+        if let Some(marker) = self.awaited_marker() {
+            // A marker struct that never gave its text.
+            return Err(marker.error());
+        }
         self.close(b'}')
     }
 }

@@ -1,11 +1,13 @@
 //! The bech32 layer: a prefix, `1`, data characters, a six-character
 //! checksum (BIP-173), with NIP-19's longer length limit.
 //!
-//! Decoding checks, in order, each with its position: printable ASCII, one
-//! case, the separator, the data alphabet, then the checksum and padding
-//! (the `bech32` crate), then hands back the prefix and the bytes.
+//! Decoding is one pass over the characters (printable ASCII, one case),
+//! then the separator, the data alphabet (each error with its position),
+//! the checksum (the `bech32` crate's engine), the padding, and the
+//! 5-to-8-bit conversion (the crate's iterator).
 
-use ::bech32::primitives::decode::UncheckedHrpstring;
+use ::bech32::primitives::checksum::Engine;
+use ::bech32::primitives::iter::Fe32IterExt;
 use ::bech32::{Checksum, Fe1024, Fe32, Hrp};
 use zeroize::Zeroizing;
 
@@ -31,7 +33,19 @@ impl Checksum for Nip19Checksum {
     const TARGET_RESIDUE: u32 = 1;
 }
 
-const ALPHABET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+/// The 5-bit value of each ASCII byte as a bech32 data character (either
+/// case), or -1.
+const VALUE: [i8; 128] = {
+    let alphabet = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    let mut table = [-1i8; 128];
+    let mut i = 0;
+    while i < alphabet.len() {
+        table[alphabet[i] as usize] = i as i8;
+        table[alphabet[i].to_ascii_uppercase() as usize] = i as i8;
+        i += 1;
+    }
+    table
+};
 
 /// Splits and checks `s`; returns the lowercased prefix and the data bytes
 /// (zeroed when dropped: they may be a secret key).
@@ -60,31 +74,42 @@ pub(super) fn decode(s: &str) -> Result<(String, Zeroizing<Vec<u8>>), Error> {
         Some(0) | None => return Err(Error::MissingSeparator),
         Some(at) => at,
     };
-    for (i, &byte) in bytes[sep + 1..].iter().enumerate() {
-        if !ALPHABET.contains(&byte.to_ascii_lowercase()) {
-            return Err(Error::InvalidChar {
-                offset: sep + 1 + i,
-                byte,
-            });
-        }
+    let data = &bytes[sep + 1..];
+    // Every byte is printable ASCII here (checked above).
+    let value = |b: u8| VALUE[usize::from(b & 0x7f)];
+    if let Some(i) = data.iter().position(|&b| value(b) < 0) {
+        return Err(Error::InvalidChar {
+            offset: sep + 1 + i,
+            byte: data[i],
+        });
     }
-    let data_chars = bytes.len() - sep - 1;
-    if data_chars < 6 {
-        return Err(Error::TooShort { found: data_chars });
+    if data.len() < 6 {
+        return Err(Error::TooShort { found: data.len() });
     }
-    // The checks above leave the crate nothing to refuse but the checksum
-    // (and an over-long prefix, more than 83 characters).
-    let unchecked = UncheckedHrpstring::new(s).map_err(|_| Error::UnknownPrefix {
-        prefix: s[..sep].to_ascii_lowercase(),
-    })?;
-    let checked = unchecked
-        .validate_and_remove_checksum::<Nip19Checksum>()
-        .map_err(|_| Error::Checksum)?;
-    checked
-        .validate_segwit_padding()
-        .map_err(|_| Error::Padding)?;
     let prefix = s[..sep].to_ascii_lowercase();
-    let data = Zeroizing::new(checked.byte_iter().collect::<Vec<u8>>());
+    // Over 83 characters: longer than bech32 allows any prefix.
+    let hrp = Hrp::parse(&prefix).map_err(|_| Error::UnknownPrefix {
+        prefix: prefix.clone(),
+    })?;
+    // Values are 0..=31 after the check above.
+    let fe = |b: u8| Fe32::try_from(value(b) as u8).unwrap_or(Fe32::Q);
+    let mut engine = Engine::<Nip19Checksum>::new();
+    engine.input_hrp(hrp);
+    for &b in data {
+        engine.input_fe(fe(b));
+    }
+    if *engine.residue() != Nip19Checksum::TARGET_RESIDUE {
+        return Err(Error::Checksum);
+    }
+    let payload = &data[..data.len() - 6];
+    // BIP-173: the bits left over after the last whole byte (at most 4)
+    // must be zero.
+    let padding = payload.len() * 5 % 8;
+    let last = payload.last().map_or(0, |&b| value(b) as u8);
+    if padding > 4 || last & ((1u8 << padding) - 1) != 0 {
+        return Err(Error::Padding);
+    }
+    let data = Zeroizing::new(payload.iter().map(|&b| fe(b)).fes_to_bytes().collect());
     Ok((prefix, data))
 }
 
