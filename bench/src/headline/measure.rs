@@ -4,11 +4,13 @@
 //! runs in batches of about `Budget::batch` (its own iteration count, found
 //! by doubling), and every round times one batch of each contender, in an
 //! order that rotates and reverses from round to round, so a load swing on
-//! a shared host hits every contender alike. The figures kept are the median
-//! time per operation of each contender and, for each peer, the median and
-//! quartiles of the per-round ratios (peer time / ito time: above 1, ito is
-//! faster), because two timings taken in the same round share the host's
-//! state.
+//! a shared host hits every contender alike. The figures kept are the best
+//! (lowest) time per operation of each contender over all rounds, their
+//! ratio (peer time / ito time: above 1, ito is faster), and the quartiles
+//! of the per-round ratios as its spread. A shared host only ever adds
+//! time (preemption, cache pollution), so each contender's best round is
+//! the steadier estimate; the per-round ratios show how much the rounds
+//! disagreed.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -86,11 +88,11 @@ pub struct Row {
     pub work: String,
     /// The peer's name.
     pub peer: String,
-    /// ito's median time per operation, nanoseconds.
+    /// ito's best time per operation over the rounds, nanoseconds.
     pub ito_ns: f64,
-    /// The peer's median time per operation, nanoseconds.
+    /// The peer's best time per operation over the rounds, nanoseconds.
     pub peer_ns: f64,
-    /// Median of the per-round ratios peer / ito (above 1: ito is faster).
+    /// The peer's best time over ito's best time (above 1: ito is faster).
     pub ratio: f64,
     /// First quartile of the per-round ratios.
     pub ratio_lo: f64,
@@ -124,9 +126,8 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[at]
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    quantile(&v, 0.5)
+fn best(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
 /// Time `contenders` (ito first, then its peers) in alternation and return
@@ -161,7 +162,7 @@ pub fn compare(
         }
         round += 1;
     }
-    let ito_ns = median(per_op[0].clone());
+    let ito_ns = best(&per_op[0]);
     (1..k)
         .map(|p| {
             let mut ratios: Vec<f64> = per_op[p]
@@ -175,8 +176,8 @@ pub fn compare(
                 work: work.to_owned(),
                 peer: contenders[p].name.clone(),
                 ito_ns,
-                peer_ns: median(per_op[p].clone()),
-                ratio: quantile(&ratios, 0.5),
+                peer_ns: best(&per_op[p]),
+                ratio: best(&per_op[p]) / ito_ns,
                 ratio_lo: quantile(&ratios, 0.25),
                 ratio_hi: quantile(&ratios, 0.75),
                 rounds: round,

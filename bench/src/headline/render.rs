@@ -89,10 +89,10 @@ pub fn markdown(runs: &[Run]) -> String {
     md.push_str(
         "Written by `cargo run --release -p ito-bench --bin report` (source: \
          `bench/src/headline/`). Every row is ito and a peer doing the same work in \
-         one process, timed in alternating rounds; times are the median per \
-         operation, and the ratio is the median of the per-round ratios peer time / \
-         ito time (**above 1: ito is faster**), with the interquartile range in \
-         brackets. The lab notebook with older figures and their methods is \
+         one process, timed in alternating rounds; times are each contender's best \
+         round per operation, and the ratio is peer time / ito time of those best \
+         rounds (**above 1: ito is faster**), with the interquartile range of the \
+         per-round ratios in brackets. The lab notebook with older figures and their methods is \
          [`bench/RESULTS.md`](../RESULTS.md).\n\n",
     );
     md.push_str("Runs shown:\n\n");
