@@ -30,11 +30,12 @@ echo "   report step: $((SECONDS - report_start)) s"
 # the main build.
 echo "== codec tests with RUSTFLAGS=-C target-cpu=native (compile-time dispatch)"
 RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
-  cargo test -p ito --lib \
+  cargo test -p ito --features serde --lib \
     --test json_differential --test json_guard --test json_options \
     --test json_arbitrary --test json_testsuite --test nostr_codec \
     --test nostr_events --test text_toolkit --test text_regressions \
-    --test hex_kernels --test str_model --test str_traits --test str_format
+    --test hex_kernels --test str_model --test str_traits --test str_format \
+    --test json_de --test json_de_serde
 
 # serde_json's optional features change how `Value`, `Number` and
 # `RawValue` serialize (private markers), and Cargo unifies features, so
