@@ -31,6 +31,9 @@ fn slower_peer_gets_a_ratio_above_one() {
     assert!(row.ratio > 1.0, "{row:?}");
     assert!(row.peer_ns > row.ito_ns, "{row:?}");
     assert!(row.ratio_lo <= row.ratio_hi, "{row:?}");
-    assert!((row.ratio - row.peer_ns / row.ito_ns).abs() < 1e-9, "{row:?}");
+    assert!(
+        (row.ratio - row.peer_ns / row.ito_ns).abs() < 1e-9,
+        "{row:?}"
+    );
     assert!(row.rounds >= budget.min_rounds);
 }
