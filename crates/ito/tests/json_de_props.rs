@@ -191,3 +191,50 @@ proptest! {
         }
     }
 }
+
+/// Number text as people and programs write it: any count of integer and
+/// fraction digits (leading zeros included), any exponent spelling.
+fn number_text() -> impl Strategy<Value = String> {
+    (
+        any::<bool>(),
+        "[0-9]{1,24}",
+        proptest::option::of("[0-9]{1,30}"),
+        proptest::option::of(("[eE]", "[+-]?", -400i32..400)),
+    )
+        .prop_filter("JSON has no leading zeros", |(_, int, _, _)| {
+            int == "0" || !int.starts_with('0')
+        })
+        .prop_map(|(neg, int, frac, exp)| {
+            let mut s = String::new();
+            if neg {
+                s.push('-');
+            }
+            s.push_str(&int);
+            if let Some(frac) = frac {
+                s.push('.');
+                s.push_str(&frac);
+            }
+            if let Some((e, sign, n)) = exp {
+                s.push_str(&e);
+                s.push_str(&sign);
+                s.push_str(&n.unsigned_abs().to_string());
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    /// Every number reads as serde_json (with `float_roundtrip`) reads it:
+    /// the same kind, the same bits, the same error.
+    #[test]
+    fn numbers_read_as_serde_json_reads_them(text in number_text()) {
+        let theirs = serde_json::from_str::<Value>(&text).map_err(|e| e.to_string());
+        let ours = ito::json::from_str::<Value>(&text).map_err(|e| e.to_string());
+        prop_assert_eq!(&ours, &theirs, "{}", text);
+        let theirs = serde_json::from_str::<f64>(&text).map(f64::to_bits).map_err(|e| e.to_string());
+        let ours = ito::json::from_str::<f64>(&text).map(f64::to_bits).map_err(|e| e.to_string());
+        prop_assert_eq!(ours, theirs, "{}", text);
+    }
+}

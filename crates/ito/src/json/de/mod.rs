@@ -66,7 +66,9 @@
 mod access;
 mod deserializer;
 mod error;
+mod float;
 mod number;
+mod pow5;
 mod raw;
 mod read;
 mod stream;

@@ -3,16 +3,17 @@
 //!
 //! Integers are accumulated while they fit a `u64` (serde_json's rule for
 //! which numbers stay integers: non-negative up to `u64::MAX`, negative
-//! down to `i64::MIN`, `-0` a float). Everything else is a float, computed
-//! from the number's text by `core`'s correctly rounded parser (the value
-//! serde_json gives with `float_roundtrip`), with a fast exact path for
-//! short significands and small exponents (Clinger's: both operands are
-//! exact doubles, so one IEEE operation rounds correctly).
+//! down to `i64::MIN`, `-0` a float). Everything else is a float,
+//! correctly rounded (the value serde_json gives with `float_roundtrip`):
+//! its significand is read while the grammar is checked, eight digits at a
+//! time, and turned into a double by `float` (Clinger's fast path, then
+//! Eisel-Lemire). Significands longer than 19 digits, and the rare cases
+//! Eisel-Lemire cannot decide, go to `core`'s exact parser on the text.
 
 use serde::de;
 
 use super::error::{Code, Error};
-use super::Deserializer;
+use super::{float, Deserializer};
 
 /// A parsed number, as the visitor will see it.
 pub(super) enum ParserNumber {
@@ -41,12 +42,6 @@ impl ParserNumber {
         }
     }
 }
-
-/// Powers of ten that are exact doubles.
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
 
 impl<'de> Deserializer<'de> {
     /// Parses a number whose sign (if `-`) was consumed; the cursor is at
@@ -121,8 +116,9 @@ impl<'de> Deserializer<'de> {
 
     /// Checks the rest of a float (more integer digits, fraction,
     /// exponent) with serde_json's errors, then computes its value from
-    /// the text `input[start..]` (digits only; the sign is `positive`).
-    /// `small` is the significand when the integer part fit in a `u64`.
+    /// the digits read on the way (the sign is `positive`). `small` is the
+    /// significand when the integer part fit in a `u64`; `start` is where
+    /// the digits begin, for the exact fallback on long significands.
     fn parse_float_tail(
         &mut self,
         positive: bool,
@@ -133,15 +129,12 @@ impl<'de> Deserializer<'de> {
         while let b'0'..=b'9' = self.peek_or_null() {
             self.eat_char();
         }
-        let int_end = self.index;
+        let int_digits = self.index - start;
+        let mut significand = small.unwrap_or(0);
         let mut frac_digits = 0usize;
         if self.peek_or_null() == b'.' {
             self.eat_char();
-            let frac_start = self.index;
-            while let b'0'..=b'9' = self.peek_or_null() {
-                self.eat_char();
-            }
-            frac_digits = self.index - frac_start;
+            (significand, frac_digits) = self.eat_digits(significand);
             if frac_digits == 0 {
                 return Err(match self.peek() {
                     Some(_) => self.peek_error(Code::InvalidNumber),
@@ -197,18 +190,17 @@ impl<'de> Deserializer<'de> {
             exp = if positive_exp { e as i64 } else { -(e as i64) };
         }
 
+        // The significand is exact when it has at most 19 significant
+        // digits (leading zeros add nothing to it).
+        let exact = small.is_some()
+            && (int_digits + frac_digits <= 19
+                || significant_digits(&self.input[start..mantissa_end]) <= 19);
         let f = if self.single_precision {
             self.text_float::<f32>(start) as f64
-        } else if let Some(f) = small.and_then(|s| {
-            fast_path(
-                s,
-                exp - frac_digits as i64,
-                int_end,
-                start,
-                frac_digits,
-                self.input,
-            )
-        }) {
+        } else if let Some(f) = exact
+            .then(|| float::to_f64(significand, exp - frac_digits as i64))
+            .flatten()
+        {
             f
         } else {
             self.text_float::<f64>(start)
@@ -217,6 +209,50 @@ impl<'de> Deserializer<'de> {
             return Err(self.error(Code::NumberOutOfRange));
         }
         Ok(if positive { f } else { -f })
+    }
+
+    /// Consumes a run of digits, appending them to `acc` (wrapping: the
+    /// caller knows when the result is exact); returns the new value and
+    /// how many digits there were. Eight bytes at a time while eight are
+    /// left (no branch per digit), never reading past the input.
+    #[inline(always)]
+    fn eat_digits(&mut self, mut acc: u64) -> (u64, usize) {
+        let input = self.input;
+        let begin = self.index;
+        let mut i = begin;
+        while let Some(chunk) = input.get(i..i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap());
+            let n = leading_digits(word);
+            if n == 8 {
+                acc = acc
+                    .wrapping_mul(100_000_000)
+                    .wrapping_add(eight_digits(word));
+                i += 8;
+                continue;
+            }
+            if n > 0 {
+                // Keep the n digits as the last ones of eight, the first
+                // 8 - n being '0'.
+                let shift = 8 * (8 - n) as u32;
+                let padded = word << shift | 0x3030_3030_3030_3030 >> (64 - shift);
+                acc = acc
+                    .wrapping_mul(POW10[n])
+                    .wrapping_add(eight_digits(padded));
+                i += n;
+            }
+            self.index = i;
+            return (acc, i - begin);
+        }
+        while let Some(&c) = input.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            acc = acc.wrapping_mul(10).wrapping_add(d as u64);
+            i += 1;
+        }
+        self.index = i;
+        (acc, i - begin)
     }
 
     /// The correctly rounded value of the digits, fraction and exponent in
@@ -230,36 +266,103 @@ impl<'de> Deserializer<'de> {
     }
 }
 
-/// Clinger's fast path: the significand (integer and fraction digits
-/// together) below 2^53 and a power of ten up to 22 are both exact, so one
-/// multiplication or division rounds correctly.
+/// The number of digits from the first non-zero one on, in `text`
+/// (digits and at most one `.`).
+fn significant_digits(text: &[u8]) -> usize {
+    let first = text
+        .iter()
+        .position(|&b| b != b'0' && b != b'.')
+        .unwrap_or(text.len());
+    text[first..].iter().filter(|b| b.is_ascii_digit()).count()
+}
+
+/// Powers of ten that fit a `u64`, up to the eight a word holds.
+const POW10: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// How many of the bytes of `word`, from the lowest (the first in the
+/// input), are ASCII digits before the first that is not.
 #[inline(always)]
-fn fast_path(
-    int_part: u64,
-    exp10: i64,
-    int_end: usize,
-    start: usize,
-    frac_digits: usize,
-    input: &[u8],
-) -> Option<f64> {
-    let _ = start;
-    let mut m = int_part;
-    if frac_digits > 0 {
-        let frac = &input[int_end + 1..int_end + 1 + frac_digits];
-        if frac.len() > 19 {
-            return None;
+fn leading_digits(word: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // t is 0..=9 in a digit's byte. A byte's top bit ends up set when t
+    // is 10 or more (t + 0x76 reaches 0x80, or t had it already). A carry
+    // out of a non-digit byte can only disturb later bytes, never the
+    // first non-digit one or the digits before it.
+    let t = word ^ (0x30 * ONES);
+    let non_digit = (t.wrapping_add(0x76 * ONES) | t) & (0x80 * ONES);
+    non_digit.trailing_zeros() as usize / 8
+}
+
+/// The value of eight ASCII digits, first digit in the lowest byte.
+#[inline(always)]
+fn eight_digits(word: u64) -> u64 {
+    const MASK: u64 = 0x0000_00FF_0000_00FF;
+    let v = word - 0x3030_3030_3030_3030;
+    // Pairs, then quads, then the eight, by multiply-and-shift.
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    let lo = (v & MASK).wrapping_mul(100 + (1_000_000 << 32));
+    let hi = ((v >> 16) & MASK).wrapping_mul(1 + (10_000 << 32));
+    lo.wrapping_add(hi) >> 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eight_digits_against_parse() {
+        for n in [
+            0u64, 1, 9, 10, 12_345_678, 87_654_321, 99_999_999, 10_000_000, 1_000_001,
+        ] {
+            let text = format!("{n:08}");
+            let word = u64::from_le_bytes(text.as_bytes().try_into().unwrap());
+            assert_eq!(leading_digits(word), 8, "{text}");
+            assert_eq!(eight_digits(word), n, "{text}");
         }
-        for &d in frac {
-            m = m.checked_mul(10)?.checked_add((d - b'0') as u64)?;
+        for (bad, n) in [
+            (b"1234567/", 7),
+            (b"12345:78", 5),
+            (b"1234 678", 4),
+            (b"\x001234567", 0),
+            (b"12e45678", 2),
+            (b"1\xff345678", 1),
+            (b"9\xb9\xc0\x3a\x2f000", 1),
+        ] {
+            assert_eq!(leading_digits(u64::from_le_bytes(*bad)), n, "{bad:?}");
         }
     }
-    if m > (1u64 << 53) || !(-22..=22).contains(&exp10) {
-        return None;
+
+    /// Every byte value at every position, after digits and before
+    /// anything.
+    #[test]
+    fn leading_digits_every_byte_everywhere() {
+        for pos in 0..8 {
+            for b in 0..=255u8 {
+                for after in [b'0', b'9', 0x00, 0xff, b'.', 0x8a] {
+                    let mut bytes = [after; 8];
+                    bytes[..pos].copy_from_slice(&b"12345678"[..pos]);
+                    bytes[pos] = b;
+                    let want = bytes.iter().take_while(|c| c.is_ascii_digit()).count();
+                    assert_eq!(leading_digits(u64::from_le_bytes(bytes)), want, "{bytes:?}");
+                }
+            }
+        }
     }
-    let f = m as f64;
-    Some(if exp10 >= 0 {
-        f * POW10[exp10 as usize]
-    } else {
-        f / POW10[(-exp10) as usize]
-    })
+
+    #[test]
+    fn significant_digits_skip_leading_zeros() {
+        assert_eq!(significant_digits(b"0.000123"), 3);
+        assert_eq!(significant_digits(b"100.50"), 5);
+        assert_eq!(significant_digits(b"0.0"), 0);
+    }
 }

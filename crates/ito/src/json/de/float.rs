@@ -1,0 +1,357 @@
+//! The correctly rounded double nearest to `w × 10^q`, for a significand
+//! `w` read exactly (at most 19 digits): Clinger's fast path, then the
+//! Eisel-Lemire algorithm (Lemire, "Number Parsing at a Gigabyte per
+//! Second", 2021).
+//!
+//! The number's digits were already read and checked by the parser, so
+//! this starts from `(w, q)` and never looks at the text again. It answers
+//! `None` in the rare cases it cannot decide (an approximation too close
+//! to a halfway point); the caller then parses the text with `core`'s
+//! exact algorithm.
+
+use super::pow5::{LARGEST_POWER_OF_TEN, POW5, SMALLEST_POWER_OF_TEN};
+
+/// Powers of ten that are exact doubles.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+const MANTISSA_BITS: i32 = 52;
+/// Exponents whose products can land exactly halfway between two doubles
+/// (beyond them `5^q` has too many bits, or too few, for a tie).
+const ROUND_TO_EVEN_EXPONENTS: std::ops::RangeInclusive<i64> = -4..=23;
+
+/// `w × 10^q` correctly rounded (round half to even), or `None` when the
+/// caller must fall back to an exact parse. `w` must be exact.
+#[inline]
+pub(super) fn to_f64(w: u64, q: i64) -> Option<f64> {
+    // Clinger: both operands exact doubles, one IEEE operation.
+    if w <= 1 << 53 && (-22..=22).contains(&q) {
+        let f = w as f64;
+        return Some(if q >= 0 {
+            f * POW10[q as usize]
+        } else {
+            f / POW10[(-q) as usize]
+        });
+    }
+    eisel_lemire(w, q).map(f64::from_bits)
+}
+
+/// The bits of the double nearest to `w × 10^q`.
+#[inline]
+fn eisel_lemire(w: u64, q: i64) -> Option<u64> {
+    if w == 0 || q < SMALLEST_POWER_OF_TEN {
+        // Below half the smallest subnormal even for w = 10^19 - 1.
+        return Some(0);
+    }
+    if q > LARGEST_POWER_OF_TEN {
+        return Some(f64::INFINITY.to_bits());
+    }
+    let lz = w.leading_zeros();
+    let w = w << lz;
+    let (lo, hi) = product_approximation(w, q);
+    // A low word of all ones means the truncated table entry may have
+    // lost a carry; outside these exponents the product is not exact.
+    if lo == u64::MAX && !(-27..=55).contains(&q) {
+        return None;
+    }
+    let upper_bit = (hi >> 63) as i32;
+    let shift = upper_bit + 64 - MANTISSA_BITS - 3;
+    let mut mantissa = hi >> shift;
+    // Binary exponent of the product, biased as the double's field.
+    let mut power2 = binary_exponent(q) + upper_bit - lz as i32 + 1023;
+    if power2 <= 0 {
+        // Subnormal (or zero): shift into place, then round.
+        if -power2 + 1 >= 64 {
+            return Some(0);
+        }
+        mantissa >>= -power2 + 1;
+        mantissa += mantissa & 1;
+        mantissa >>= 1;
+        // Rounding up may carry into the smallest normal exponent.
+        power2 = (mantissa >= 1 << MANTISSA_BITS) as i32;
+        return Some(mantissa | (power2 as u64) << MANTISSA_BITS);
+    }
+    // Exactly halfway (the dropped bits are one 1 then zeros, and the
+    // product had no remainder): round to even rather than up.
+    if lo <= 1
+        && ROUND_TO_EVEN_EXPONENTS.contains(&q)
+        && mantissa & 3 == 1
+        && mantissa << shift == hi
+    {
+        mantissa &= !1;
+    }
+    mantissa += mantissa & 1;
+    mantissa >>= 1;
+    if mantissa >= 2 << MANTISSA_BITS {
+        mantissa = 1 << MANTISSA_BITS;
+        power2 += 1;
+    }
+    mantissa &= !(1 << MANTISSA_BITS);
+    if power2 >= 0x7FF {
+        return Some(f64::INFINITY.to_bits());
+    }
+    Some(mantissa | (power2 as u64) << MANTISSA_BITS)
+}
+
+/// `floor(log2(10^q)) + 63`, exact for |q| ≤ 1,700 (217706 / 2^16 is
+/// log2(10) to enough places).
+#[inline(always)]
+fn binary_exponent(q: i64) -> i32 {
+    (((217706 * q) >> 16) + 63) as i32
+}
+
+/// The high 128 bits of `w × 5^q` (normalised `w`), computed with the
+/// table's high word and, when the bits that decide rounding are all
+/// ones, also its low word.
+#[inline(always)]
+fn product_approximation(w: u64, q: i64) -> (u64, u64) {
+    let (hi5, lo5) = POW5[(q - SMALLEST_POWER_OF_TEN) as usize];
+    let first = w as u128 * hi5 as u128;
+    let (mut lo, mut hi) = (first as u64, (first >> 64) as u64);
+    // 55 bits decide the result (52 + implicit bit + upper bit + round).
+    let precision_mask = u64::MAX >> (MANTISSA_BITS + 3);
+    if hi & precision_mask == precision_mask {
+        let second_hi = ((w as u128 * lo5 as u128) >> 64) as u64;
+        let (sum, carry) = lo.overflowing_add(second_hi);
+        lo = sum;
+        hi += carry as u64;
+    }
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core_parse(w: u64, q: i64) -> f64 {
+        format!("{w}e{q}").parse().unwrap()
+    }
+
+    fn check(w: u64, q: i64) {
+        let want = core_parse(w, q);
+        if let Some(got) = to_f64(w, q) {
+            assert_eq!(got.to_bits(), want.to_bits(), "{w}e{q}");
+        }
+    }
+
+    /// Small xorshift: repeatable, no dependency.
+    fn rng(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn every_exponent_against_core() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        for q in SMALLEST_POWER_OF_TEN - 3..=LARGEST_POWER_OF_TEN + 3 {
+            for digits in 1..=19u32 {
+                for _ in 0..12 {
+                    let w = rng(&mut seed) % 10u64.pow(digits);
+                    check(w, q);
+                }
+                check(10u64.pow(digits) - 1, q);
+                check(10u64.pow(digits - 1), q);
+            }
+        }
+    }
+
+    /// Halfway points between adjacent doubles, and their neighbours,
+    /// written exactly with at most 19 digits: `(2m + 1) × 2^(e-1)` for
+    /// small binary exponents.
+    #[test]
+    fn halfway_cases_round_to_even() {
+        for m in [
+            (1u64 << 53) - 1,
+            1 << 52,
+            (1 << 52) + 1,
+            9_007_199_254_740_993 / 2,
+        ] {
+            for e in 0..=10u32 {
+                let halfway = (2 * m + 1) << e;
+                if halfway >= 10_000_000_000_000_000_000 {
+                    continue;
+                }
+                for w in [halfway - 1, halfway, halfway + 1] {
+                    for q in -5..=5 {
+                        check(w, q);
+                    }
+                }
+            }
+        }
+        // Decimal halfway points with negative exponents.
+        for (w, q) in [
+            (9_007_199_254_740_993u64, 0),
+            (45_035_996_273_704_975, -1),
+            (225_179_981_368_524_825, -2),
+        ] {
+            check(w, q);
+        }
+    }
+
+    #[test]
+    fn subnormals_and_extremes() {
+        let mut seed = 7;
+        for q in -345..=-300 {
+            for _ in 0..400 {
+                let w = rng(&mut seed) % 10_000_000_000_000_000_000;
+                check(w, q);
+            }
+        }
+        for (w, q) in [
+            (49_406_564_584_124_654, -340), // the smallest subnormal
+            (24_703_282_292_062_328, -340), // just above half of it
+            (24_703_282_292_062_327, -340),
+            (22_250_738_585_072_011, -324), // largest subnormal
+            (22_250_738_585_072_014, -324), // smallest normal
+            (17_976_931_348_623_157, 292),  // f64::MAX
+            (17_976_931_348_623_159, 292),  // rounds to infinity
+            (1, 308),
+            (1, -324),
+            (3, -324),
+            (1_000_000_000_000_000_000, 289),
+        ] {
+            check(w, q);
+        }
+    }
+
+    #[test]
+    fn fallback_is_rare() {
+        let mut seed = 11;
+        let mut undecided = 0;
+        for _ in 0..200_000 {
+            let w = rng(&mut seed) % 100_000_000_000_000_000;
+            let q = (rng(&mut seed) % 40) as i64 - 30;
+            if to_f64(w, q).is_none() {
+                undecided += 1;
+            }
+            check(w, q);
+        }
+        assert!(undecided < 20, "{undecided}");
+    }
+
+    /// A little-endian big integer, just enough to check the table.
+    #[derive(Clone, PartialEq, Eq, Debug)]
+    struct Big(Vec<u64>);
+
+    impl Big {
+        fn from_u128(v: u128) -> Big {
+            Big(vec![v as u64, (v >> 64) as u64]).trim()
+        }
+        fn pow2(n: u32) -> Big {
+            let mut limbs = vec![0; n as usize / 64 + 1];
+            limbs[n as usize / 64] = 1 << (n % 64);
+            Big(limbs)
+        }
+        fn trim(mut self) -> Big {
+            while self.0.len() > 1 && *self.0.last().unwrap() == 0 {
+                self.0.pop();
+            }
+            self
+        }
+        fn mul(&self, k: &Big) -> Big {
+            let mut out = vec![0u64; self.0.len() + k.0.len()];
+            for (i, &a) in self.0.iter().enumerate() {
+                let mut carry = 0u128;
+                for (j, &b) in k.0.iter().enumerate() {
+                    let t = a as u128 * b as u128 + out[i + j] as u128 + carry;
+                    out[i + j] = t as u64;
+                    carry = t >> 64;
+                }
+                out[i + k.0.len()] = carry as u64;
+            }
+            Big(out).trim()
+        }
+        fn pow5(n: u32) -> Big {
+            let mut v = Big::from_u128(1);
+            for _ in 0..n {
+                v = v.mul(&Big::from_u128(5));
+            }
+            v
+        }
+        fn bits(&self) -> u32 {
+            let top = *self.0.last().unwrap();
+            (self.0.len() as u32 - 1) * 64 + (64 - top.leading_zeros())
+        }
+        /// The top 128 bits (shifting up when shorter), truncated.
+        fn top128(&self) -> u128 {
+            let bits = self.bits();
+            let mut v = 0u128;
+            for i in 0..128u32 {
+                if bits + i >= 128 {
+                    let bit = bits + i - 128; // bit index counted from 0
+                    if self.0[bit as usize / 64] >> (bit % 64) & 1 == 1 {
+                        v |= 1 << i;
+                    }
+                }
+            }
+            v
+        }
+        fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+            let (a, b) = (self.clone().trim(), other.clone().trim());
+            a.0.len()
+                .cmp(&b.0.len())
+                .then_with(|| a.0.iter().rev().cmp(b.0.iter().rev()))
+        }
+    }
+
+    #[test]
+    fn table_matches_big_integers() {
+        use std::cmp::Ordering::*;
+        for q in SMALLEST_POWER_OF_TEN..=LARGEST_POWER_OF_TEN {
+            let (hi, lo) = POW5[(q - SMALLEST_POWER_OF_TEN) as usize];
+            let v = (hi as u128) << 64 | lo as u128;
+            assert_eq!(v >> 127, 1, "5^{q} not normalised");
+            if q >= 0 {
+                assert_eq!(v, Big::pow5(q as u32).top128(), "5^{q}");
+                continue;
+            }
+            // v = floor(2^b / p) + 1, truncated to 128 bits by s bits:
+            // (v·2^s − 1)·p ≤ 2^b < ((v+1)·2^s − 1)·p, with s = 0 and b
+            // = z + 127 down to 5^-27, s = z + 1 and b = 2z + 128 below.
+            let p = Big::pow5((-q) as u32);
+            let z = p.bits();
+            let (b, s) = if q >= -27 {
+                (z + 127, 0)
+            } else {
+                (2 * z + 128, z + 1)
+            };
+            let two_b = Big::pow2(b);
+            let low = Big::from_u128(v).mul(&Big::pow2(s)).minus_one().mul(&p);
+            let high = Big::from_u128(v)
+                .plus_one()
+                .mul(&Big::pow2(s))
+                .minus_one()
+                .mul(&p);
+            assert_ne!(low.cmp(&two_b), Greater, "5^{q} too large");
+            assert_eq!(two_b.cmp(&high), Less, "5^{q} too small");
+        }
+    }
+
+    impl Big {
+        fn minus_one(mut self) -> Big {
+            for limb in &mut self.0 {
+                let (v, borrow) = limb.overflowing_sub(1);
+                *limb = v;
+                if !borrow {
+                    break;
+                }
+            }
+            self.trim()
+        }
+        fn plus_one(mut self) -> Big {
+            self.0.push(0);
+            for limb in &mut self.0 {
+                let (v, carry) = limb.overflowing_add(1);
+                *limb = v;
+                if !carry {
+                    break;
+                }
+            }
+            self.trim()
+        }
+    }
+}
