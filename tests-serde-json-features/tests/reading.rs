@@ -137,12 +137,9 @@ fn has_non_integer(v: &Value) -> bool {
     }
 }
 
-/// Not yet: ito's deserializer does not speak serde_json's
-/// `arbitrary_precision` number marker, so a `Number` (alone or in a
-/// `Value`) reads through `visit_f64`/`visit_u64` and loses its spelling
-/// (`-0` reads as `-0.0`, canada's floats as their shortest form).
+/// A `Number` (alone or in a `Value`) reads with serde_json's exact
+/// spelling (`-0` stays `-0`, canada's floats keep every digit).
 #[test]
-#[ignore = "json::de does not yet speak serde_json's arbitrary_precision number marker"]
 fn values_of_documents_equal_serde_jsons() {
     // Under arbitrary_precision a Number is its text: equal Values mean
     // every number reads with serde_json's exact spelling.
@@ -153,9 +150,8 @@ fn values_of_documents_equal_serde_jsons() {
     }
 }
 
-/// Not yet, for the reason above.
+/// Every spelling, range and sign, alone and inside an array.
 #[test]
-#[ignore = "json::de does not yet speak serde_json's arbitrary_precision number marker"]
 fn numbers_equal_serde_jsons() {
     for s in [
         "0",
@@ -184,5 +180,40 @@ fn numbers_equal_serde_jsons() {
             theirs.as_str(),
             "{s}"
         );
+    }
+}
+
+/// Errors keep serde_json's words and places under `arbitrary_precision`
+/// too: every `n_` file, every prefix of number-heavy text, numbers out of
+/// `f64`'s range (valid here), and a number where a string is expected.
+#[test]
+fn errors_equal_serde_jsons_under_arbitrary_precision() {
+    let mut texts: Vec<String> = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir("../data/jsontestsuite")
+        .unwrap()
+        .flatten()
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("n_") {
+            if let Ok(text) = std::fs::read_to_string(e.path()) {
+                texts.push(text);
+            }
+        }
+    }
+    let numbers = r#"[-0, 1E400, -1e-400, 0.5e+7, 12345678901234567890123, 1.e5, 01, -, 2e, 3e+, 4.]"#;
+    for end in 0..=numbers.len() {
+        texts.push(numbers[..end].to_string());
+    }
+    for text in &texts {
+        let ours = ito::json::from_str::<Value>(text).map_err(|e| e.to_string());
+        let theirs = serde_json::from_str::<Value>(text).map_err(|e| e.to_string());
+        assert_eq!(ours, theirs, "{text:?}");
+    }
+    for text in ["1.5", "-0", "1e400", "7", "-7"] {
+        let ours = ito::json::from_str::<String>(text).unwrap_err().to_string();
+        let theirs = serde_json::from_str::<String>(text).unwrap_err().to_string();
+        assert_eq!(ours, theirs, "{text}");
     }
 }

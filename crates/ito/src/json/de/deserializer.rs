@@ -53,12 +53,12 @@ impl<'de> Deserializer<'de> {
             }
             b'-' => {
                 self.eat_char();
-                match self.parse_integer(false) {
+                match self.any_number(false) {
                     Ok(n) => n.invalid_type(exp),
                     Err(err) => return err,
                 }
             }
-            b'0'..=b'9' => match self.parse_integer(true) {
+            b'0'..=b'9' => match self.any_number(true) {
                 Ok(n) => n.invalid_type(exp),
                 Err(err) => return err,
             },
@@ -463,9 +463,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             b'-' => {
                 self.eat_char();
-                self.parse_integer(false)?.visit(visitor)
+                self.any_number(false)?.visit(visitor)
             }
-            b'0'..=b'9' => self.parse_integer(true)?.visit(visitor),
+            b'0'..=b'9' => self.any_number(true)?.visit(visitor),
             b'"' => {
                 self.eat_char();
                 match self.parse_str()? {

@@ -59,9 +59,10 @@
 //! `Box<serde_json::value::RawValue>` and `&RawValue` (serde_json's
 //! `raw_value` feature) deserialize exactly as with serde_json: the value's
 //! text, borrowed or boxed. ito's own [`RawJson`](super::RawJson) works the
-//! same way. serde_json's `arbitrary_precision` numbers are not read:
-//! ito cannot see that feature from here, so `serde_json::Value` receives
-//! numbers as serde_json without that feature would give them.
+//! same way. When serde_json's `arbitrary_precision` feature is on in the
+//! build (ito asks serde_json once, at run time), numbers reach
+//! `serde_json::Value` and `serde_json::Number` as serde_json's own parser
+//! hands them over: as their exact text, with no range limit.
 
 mod access;
 mod deserializer;
@@ -69,6 +70,7 @@ mod error;
 mod float;
 mod number;
 mod pow5;
+mod precise;
 mod raw;
 mod read;
 mod stream;
