@@ -157,6 +157,16 @@ else
   echo "== no nightly toolchain: fuzz targets not built"
 fi
 
+# Miri on the JSON deserializer's unsafe code (in-place string slices,
+# the whitespace and number scans): small documents, exact-size inputs,
+# every prefix. Needs nightly with the miri component.
+if cargo +nightly miri --version >/dev/null 2>&1; then
+  echo "== miri: json::de (tests/json_de_miri.rs)"
+  MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --features serde --test json_de_miri
+else
+  echo "== no nightly miri: json::de Miri run skipped"
+fi
+
 # The Node package (crates/ito-node, `ito-codecs` on npm): npm ci installs
 # the lock file's @napi-rs/cli and nostr-tools (the tests' oracle), napi
 # builds the addon (release, in the workspace's target directory, so the
