@@ -3,7 +3,9 @@
 //!
 //! Workloads: twitter.json, citm_catalog.json and canada.json into typed
 //! structs (`ito_bench::docs`, derived as a serde user would) and into
-//! `serde_json::Value`, all from `&[u8]` (UTF-8 checked). For twitter
+//! `serde_json::Value`, all from `&[u8]` (UTF-8 checked); and JSON lines
+//! (twitter's statuses, one per line, then `data/nostr/events.jsonl`) as
+//! a stream of `Value`s against serde_json's `StreamDeserializer`. For twitter
 //! typed, the floor: allocating and copying every string the typed value
 //! owns, nothing else. Every contender parses the same bytes (passed
 //! through `black_box`) and its result is dropped inside the timed loop;
@@ -114,6 +116,53 @@ fn twitter_floor() -> Parse<'static> {
     )
 }
 
+/// JSON lines: every twitter status compacted onto a line, then the Nostr
+/// events of `data/nostr/events.jsonl` (hostile contents included).
+fn json_lines() -> &'static [u8] {
+    let twitter: Value = serde_json::from_str(TWITTER).unwrap();
+    let mut text = String::new();
+    for status in twitter["statuses"].as_array().unwrap() {
+        text.push_str(&serde_json::to_string(status).unwrap());
+        text.push('\n');
+    }
+    text.push_str(include_str!("../../data/nostr/events.jsonl"));
+    text.into_bytes().leak()
+}
+
+/// A stream of `Value`s from JSON lines: ito's `Deserializer::into_iter`
+/// against serde_json's `StreamDeserializer`, counted equal first.
+fn stream_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
+    let ours: Vec<Value> = ito::json::Deserializer::from_slice(input)
+        .into_iter::<Value>()
+        .map(Result::unwrap)
+        .collect();
+    let theirs: Vec<Value> = serde_json::Deserializer::from_slice(input)
+        .into_iter::<Value>()
+        .map(Result::unwrap)
+        .collect();
+    assert!(ours.len() == theirs.len() && ours.iter().zip(&theirs).all(|(a, b)| close(a, b)));
+    vec![
+        (
+            "ito",
+            Box::new(move || {
+                for v in ito::json::Deserializer::from_slice(black_box(input)).into_iter::<Value>()
+                {
+                    drop(black_box(v.unwrap()));
+                }
+            }),
+        ),
+        (
+            "serde_json",
+            Box::new(move || {
+                for v in serde_json::Deserializer::from_slice(black_box(input)).into_iter::<Value>()
+                {
+                    drop(black_box(v.unwrap()));
+                }
+            }),
+        ),
+    ]
+}
+
 struct Workload {
     name: &'static str,
     bytes: usize,
@@ -156,6 +205,14 @@ fn workloads() -> Vec<Workload> {
             name: "canada Value",
             bytes: k.len(),
             contenders: contenders::<Value>(k),
+        },
+        {
+            let lines = json_lines();
+            Workload {
+                name: "lines Value",
+                bytes: lines.len(),
+                contenders: stream_contenders(lines),
+            }
         },
     ]
 }
