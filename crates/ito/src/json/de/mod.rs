@@ -105,6 +105,8 @@ pub struct Deserializer<'de> {
     remaining_depth: u8,
     /// Floats are being read for an `f32` (rounded once, to `f32`).
     single_precision: bool,
+    /// Which bytes of the last block looked at are whitespace.
+    space: crate::simd::json::SpaceCache,
 }
 
 impl<'de> Deserializer<'de> {
@@ -123,6 +125,7 @@ impl<'de> Deserializer<'de> {
             scratch: Vec::new(),
             remaining_depth: 128,
             single_precision: false,
+            space: crate::simd::json::SpaceCache::new(),
         }
     }
 

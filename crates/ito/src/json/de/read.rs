@@ -68,7 +68,7 @@ impl<'de> Deserializer<'de> {
 
     #[inline(never)]
     fn skip_whitespace(&mut self) -> Option<u8> {
-        self.index = crate::simd::json::skip_whitespace(self.input, self.index);
+        self.index = self.space.skip(self.input, self.index);
         self.peek()
     }
 
