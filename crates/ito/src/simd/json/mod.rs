@@ -77,7 +77,7 @@ pub(crate) mod bytes;
 #[cfg(feature = "serde")]
 pub(crate) mod space;
 #[cfg(feature = "serde")]
-pub(crate) use space::{skip_whitespace, SpaceCache};
+pub(crate) use space::SpaceCache;
 #[cfg(all(test, unix))]
 mod escape_tests;
 #[cfg(target_arch = "aarch64")]

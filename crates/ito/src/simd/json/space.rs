@@ -1,10 +1,11 @@
 //! Skipping JSON whitespace (space, `\n`, `\r`, `\t`) for the parser.
 //!
 //! Runs of whitespace in real JSON are short (none in compact text; a
-//! newline and some indentation in pretty text), so the kernel is the
+//! newline and some indentation in pretty text), so the kernels use the
 //! baseline 16-byte vector (SSE2 on x86_64, NEON on aarch64, SWAR
-//! elsewhere and under Miri) inline, with no dispatch: wider vectors
-//! would mostly load bytes past the run.
+//! elsewhere and under Miri) inline, with no dispatch. The parser keeps a
+//! [`SpaceCache`]: one 64-byte mask answers every run inside its block.
+//! Near the end of the input, fewer than 64 bytes left, the block loop:
 //!
 //! ```text
 //! while 16 bytes remain:
@@ -30,8 +31,9 @@ fn is_space(b: u8) -> bool {
 }
 
 /// The index of the first byte at or after `i` that is not JSON
-/// whitespace, or `input.len()`.
-#[inline]
+/// whitespace, or `input.len()`: the stateless form, the reference the
+/// cached one is tested against.
+#[cfg(test)]
 pub(crate) fn skip_whitespace(input: &[u8], mut i: usize) -> usize {
     // Most runs are one or two bytes (`": "`, `", "`, `"\n"`).
     for _ in 0..2 {
