@@ -175,7 +175,11 @@ fn run(ops: Vec<Op>) {
             Op::WithFacts(t) => {
                 let f = facts::classify_scalar(t.as_bytes());
                 let k = built(&t, Known::all(f));
-                held.push(new_held(Str::from_str_with_facts(&t, f), t.clone(), k));
+                held.push(new_held(
+                    Str::from_str_with_facts(&t, Known::all(f)),
+                    t.clone(),
+                    k,
+                ));
             }
             Op::Static(i) => {
                 let t = STATICS[i];
