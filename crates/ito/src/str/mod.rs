@@ -106,7 +106,9 @@
 //! Integration tests: `tests/str_alloc.rs` (counting allocator),
 //! `tests/str_model.rs` (model-based proptest against `String`),
 //! `tests/str_format.rs` (`format!` vs `std::format!`),
-//! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//! `tests/str_traits.rs`, `tests/json_str_facts.rs` (read by ito's JSON
+//! deserializer, then rendered: serde_json's bytes for the corpora and
+//! random strings); fuzz target `fuzz/fuzz_targets/str_model.rs`.
 //! The facts' states are checked exactly by a model-based unit test
 //! (`facts_model.rs`: every way into unknown, known at build time,
 //! propagated, computed, and shared across clones and threads), and the
