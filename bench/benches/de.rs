@@ -12,6 +12,14 @@
 //! results are checked equal to serde_json's first. Throughput is in
 //! input bytes.
 //!
+//! "twitter reparse-render" is what a relay or API server does with a
+//! document it keeps: parse twitter.json into the typed tree, then render
+//! it with `ito::json::to_vec`, once with every string an `ito::Str`
+//! (whose facts the parser's scan set, so clean strings are copied
+//! without a second scan) and once with `String`s; serde_json's parse and
+//! render of the `String` tree for reference. All three render the same
+//! bytes (checked first).
+//!
 //! First a summary (contenders alternated, `DE_ROUNDS` rounds, best
 //! kept), then criterion groups. `DE_SUMMARY=only` skips criterion;
 //! `DE_ONLY=text` keeps the rows whose name contains `text`.
@@ -163,6 +171,46 @@ fn stream_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
     ]
 }
 
+/// Parse twitter.json and render it again: `Str` fields against `String`
+/// fields, both with ito; serde_json with `String` fields.
+fn reparse_render() -> Vec<Parse<'static>> {
+    let input = TWITTER.as_bytes();
+    let want = serde_json::to_vec(&serde_json::from_slice::<Twitter>(input).unwrap()).unwrap();
+    let with_str = ito::json::from_slice::<Twitter<ito::Str>>(input).unwrap();
+    assert!(
+        ito::json::to_vec(&with_str).unwrap() == want,
+        "Str render differs"
+    );
+    let with_string = ito::json::from_slice::<Twitter>(input).unwrap();
+    assert!(
+        ito::json::to_vec(&with_string).unwrap() == want,
+        "String render differs"
+    );
+    vec![
+        (
+            "ito Str",
+            Box::new(move || {
+                let t = ito::json::from_slice::<Twitter<ito::Str>>(black_box(input)).unwrap();
+                drop(black_box(ito::json::to_vec(&t).unwrap()));
+            }),
+        ),
+        (
+            "ito String",
+            Box::new(move || {
+                let t = ito::json::from_slice::<Twitter>(black_box(input)).unwrap();
+                drop(black_box(ito::json::to_vec(&t).unwrap()));
+            }),
+        ),
+        (
+            "serde_json String",
+            Box::new(move || {
+                let t = serde_json::from_slice::<Twitter>(black_box(input)).unwrap();
+                drop(black_box(serde_json::to_vec(&t).unwrap()));
+            }),
+        ),
+    ]
+}
+
 struct Workload {
     name: &'static str,
     bytes: usize,
@@ -190,6 +238,11 @@ fn workloads() -> Vec<Workload> {
             name: "canada typed",
             bytes: k.len(),
             contenders: contenders::<Canada>(k),
+        },
+        Workload {
+            name: "twitter reparse-render",
+            bytes: t.len(),
+            contenders: reparse_render(),
         },
         Workload {
             name: "twitter Value",

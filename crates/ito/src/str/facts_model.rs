@@ -7,7 +7,9 @@
 //!   `StrBuf::push_str` then `freeze`;
 //! - known at build time: static strings, literals and digits in
 //!   `format!`, `char` pushes, `from_str_with_facts`, `Str` pieces that
-//!   know;
+//!   know, and (feature `serde`) a string read by ito's JSON
+//!   deserializer, which knows what the scan proved: JSON safe when
+//!   written without an escape, ASCII too when no byte is >= 0x80;
 //! - propagated: the three-valued AND of `format!`/`concat!` pieces and
 //!   `StrBuf` pushes (known false wins over unknown, unknown over true);
 //! - computed: the first `is_ascii`/`is_json_safe` (both facts), the first
@@ -49,6 +51,8 @@ enum Piece {
 enum Op {
     From(String),
     WithFacts(String),
+    /// Read from its JSON literal by ito's deserializer.
+    Parsed(String),
     Static(usize),
     Concat(Vec<String>),
     Format(Piece, Piece, Piece),
@@ -94,6 +98,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         2 => text().prop_map(Op::From),
         1 => text().prop_map(Op::WithFacts),
+        1 => text().prop_map(Op::Parsed),
         1 => (0..STATICS.len()).prop_map(Op::Static),
         1 => prop::collection::vec(text(), 0..4).prop_map(Op::Concat),
         2 => (piece(), piece(), piece()).prop_map(|(a, b, c)| Op::Format(a, b, c)),
@@ -175,8 +180,28 @@ fn run(ops: Vec<Op>) {
             Op::WithFacts(t) => {
                 let f = facts::classify_scalar(t.as_bytes());
                 let k = built(&t, Known::all(f));
-                held.push(new_held(Str::from_str_with_facts(&t, f), t.clone(), k));
+                held.push(new_held(
+                    Str::from_str_with_facts(&t, Known::all(f)),
+                    t.clone(),
+                    k,
+                ));
             }
+            #[cfg(feature = "serde")]
+            Op::Parsed(t) => {
+                let f = facts::classify_scalar(t.as_bytes());
+                // A JSON-safe string is written without an escape, so the
+                // scan reaches its closing quote and proves what it saw.
+                let k = match f {
+                    facts::ALL => Known::all(f),
+                    facts::JSON_SAFE => Known::json_safe(true),
+                    _ => Known::UNKNOWN,
+                };
+                let lit = serde_json::to_string(&t).unwrap();
+                let s: Str = crate::json::from_str(&lit).unwrap();
+                held.push(new_held(s, t.clone(), built(&t, k)));
+            }
+            #[cfg(not(feature = "serde"))]
+            Op::Parsed(t) => held.push(new_held(Str::from(t.as_str()), t.clone(), Known::UNKNOWN)),
             Op::Static(i) => {
                 let t = STATICS[i];
                 held.push(new_held(Str::from_static(t), t.into(), truth(t)));

@@ -68,6 +68,12 @@
 //!   knows a fact is true when every piece knew it, knows it is false as
 //!   soon as one piece knew it false, and otherwise leaves it for the first
 //!   query, which scans the whole result once.
+//! - **Read by ito's JSON deserializer** (feature `serde`; a value, a
+//!   field, an element or an object key): a string the parser's scan
+//!   found with no escape is known JSON-safe, and ASCII when the scan saw
+//!   no byte >= 0x80, so a server that parses, keeps and re-renders a
+//!   document copies those strings with one `memcpy`. Escaped strings and
+//!   other deserializers leave the facts unknown.
 //! - **Static strings** compute both facts in [`Str::from_static`] (at
 //!   compile time in a `const`) and keep them in the tag.
 //! - **Inline strings** (up to 23 bytes) store no facts: `is_ascii` and
@@ -100,7 +106,9 @@
 //! Integration tests: `tests/str_alloc.rs` (counting allocator),
 //! `tests/str_model.rs` (model-based proptest against `String`),
 //! `tests/str_format.rs` (`format!` vs `std::format!`),
-//! `tests/str_traits.rs`; fuzz target `fuzz/fuzz_targets/str_model.rs`.
+//! `tests/str_traits.rs`, `tests/json_str_facts.rs` (read by ito's JSON
+//! deserializer, then rendered: serde_json's bytes for the corpora and
+//! random strings); fuzz target `fuzz/fuzz_targets/str_model.rs`.
 //! The facts' states are checked exactly by a model-based unit test
 //! (`facts_model.rs`: every way into unknown, known at build time,
 //! propagated, computed, and shared across clones and threads), and the
@@ -351,20 +359,24 @@ impl Str {
         }
     }
 
-    /// Copy `s` into a new `Str` whose facts are already known to be `f`
-    /// (`facts::ASCII | facts::JSON_SAFE` bits, e.g. from a parser's scan
-    /// of the same bytes): a heap result starts with them cached, an inline
-    /// one computes its own on demand as always.
-    #[allow(dead_code)] // the JSON parser's constructor
+    /// Copy `s` into a new `Str` with what is already known of its facts
+    /// (e.g. from the JSON parser's scan of the same bytes; a fact not
+    /// known stays to be computed): a heap result starts with them cached,
+    /// an inline one computes its own on demand as always.
+    #[cfg_attr(not(any(test, feature = "serde")), allow(dead_code))]
     #[inline]
-    pub(crate) fn from_str_with_facts(s: &str, f: u8) -> Str {
-        debug_assert_eq!(f, facts::classify_scalar(s.as_bytes()), "{s:?}");
+    pub(crate) fn from_str_with_facts(s: &str, known: Known) -> Str {
+        #[cfg(debug_assertions)]
+        {
+            let truth = Known::all(facts::classify_scalar(s.as_bytes()));
+            debug_assert_eq!(truth.learn(known), truth, "{s:?}");
+        }
         if s.len() <= INLINE_CAP {
             // SAFETY: length checked; `s` is UTF-8.
             return unsafe { inline::new(s.as_bytes()) };
         }
-        // SAFETY: `s` is UTF-8 and `f` its facts (the caller's word).
-        unsafe { Str::heap_copy_known(s.as_bytes(), Known::all(f)) }
+        // SAFETY: `s` is UTF-8 and `known` true of it (the caller's word).
+        unsafe { Str::heap_copy_known(s.as_bytes(), known) }
     }
 
     /// Copy `s` into a new `Str` (inline when it fits, otherwise one

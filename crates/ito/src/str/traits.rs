@@ -229,6 +229,7 @@ impl FromIterator<Str> for Str {
 #[cfg(feature = "serde")]
 mod serde_impls {
     use super::Str;
+    use crate::str::known::Known;
     use serde::de::{self, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::fmt;
@@ -262,8 +263,76 @@ mod serde_impls {
     }
 
     impl<'de> Deserialize<'de> for Str {
+        /// From ito's JSON deserializer (a value, an element, a field or
+        /// an object key) the string arrives with what the parser's scan
+        /// proved of it: one with no escape is known JSON-safe, so ito's
+        /// serializer later copies it without a scan. Every other
+        /// deserializer is asked for a plain string.
+        #[inline]
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
-            d.deserialize_str(StrVisitor)
+            let make = |s: &str, proven: u8| Str::from_str_with_facts(s, Known::from_bits(proven));
+            match crate::json::de::with_facts(d, &StrVisitor, make) {
+                Ok(read) => read,
+                Err(d) => d.deserialize_str(StrVisitor),
+            }
         }
+    }
+}
+
+/// What `Str` knows right after ito's deserializer made it (nothing is
+/// queried first: a query would compute and cache the facts itself).
+#[cfg(all(test, feature = "serde"))]
+mod scan_facts_tests {
+    use super::Str;
+    use crate::simd::facts;
+    use crate::str::known::Known;
+    use std::collections::BTreeMap;
+
+    const CLEAN: &str = "a clean ASCII string, long enough for the heap";
+    const WIDE: &str = "é and 糸: clean, but not ASCII, and long enough";
+
+    fn known(s: &Str) -> Known {
+        assert!(s.is_heap(), "{s:?}");
+        s.known()
+    }
+
+    #[test]
+    fn clean_strings_arrive_known() {
+        let text = format!(r#"["{CLEAN}", "{WIDE}"]"#);
+        for v in [
+            crate::json::from_str::<Vec<Str>>(&text).unwrap(),
+            crate::json::from_slice::<Vec<Str>>(text.as_bytes()).unwrap(),
+        ] {
+            assert_eq!(known(&v[0]), Known::all(facts::ALL));
+            // ASCII is not claimed: the scan saw a byte >= 0x80.
+            assert_eq!(known(&v[1]), Known::json_safe(true));
+        }
+        // Fields, options and map keys and values alike.
+        let doc = format!(r#"{{"{CLEAN}": ["{WIDE}", null]}}"#);
+        let m: BTreeMap<Str, Vec<Option<Str>>> = crate::json::from_str(&doc).unwrap();
+        let (k, v) = m.iter().next().unwrap();
+        assert_eq!(known(k), Known::all(facts::ALL));
+        assert_eq!(known(v[0].as_ref().unwrap()), Known::json_safe(true));
+    }
+
+    #[test]
+    fn escaped_strings_arrive_unknown() {
+        for lit in [
+            r#""a \"quoted\" string, long enough for the heap""#,
+            r#""a line\nbreak, long enough for the heap too""#,
+            r#""only a harmless \/ escape, long enough for the heap""#,
+            r#""a \u00e9 escape, long enough for the heap too""#,
+        ] {
+            let s: Str = crate::json::from_str(lit).unwrap();
+            assert_eq!(known(&s), Known::UNKNOWN, "{lit}");
+            let key: BTreeMap<Str, u8> = crate::json::from_str(&format!("{{{lit}: 1}}")).unwrap();
+            assert_eq!(known(key.keys().next().unwrap()), Known::UNKNOWN, "{lit}");
+        }
+    }
+
+    #[test]
+    fn other_deserializers_claim_nothing() {
+        let s: Str = serde_json::from_str(&format!("\"{CLEAN}\"")).unwrap();
+        assert_eq!(known(&s), Known::UNKNOWN);
     }
 }

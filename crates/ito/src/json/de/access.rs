@@ -241,8 +241,8 @@ impl<'de> de::VariantAccess<'de> for UnitVariantAccess<'_, 'de> {
 
 /// An object key; the cursor is at its opening quote (checked by the
 /// caller). Numbers and booleans may be keys in quotes, as in serde_json.
-struct MapKey<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
+pub(super) struct MapKey<'a, 'de> {
+    pub(super) de: &'a mut Deserializer<'de>,
 }
 
 macro_rules! deserialize_numeric_key {

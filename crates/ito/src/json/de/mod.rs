@@ -47,6 +47,26 @@
 //! made. Struct field names reach the field visitor borrowed from the
 //! input when they have no escape, so matching a field allocates nothing.
 //!
+//! An [`ito::Str`](crate::Str) read by this deserializer keeps what the
+//! string scan learned: a string with no escape is known JSON-safe (no
+//! `"`, `\` or control byte), so ito's serializer writes it back with one
+//! copy and no second scan. The output is the same either way:
+//!
+//! ```
+//! use ito::Str;
+//!
+//! let text = r#"{"name":"a name long enough to live on the heap","tags":["a\nb"]}"#;
+//! #[derive(serde::Deserialize, serde::Serialize)]
+//! struct Doc {
+//!     name: Str,
+//!     tags: Vec<Str>,
+//! }
+//! let doc: Doc = ito::json::from_str(text).unwrap();
+//! assert!(doc.name.is_json_safe()); // known from the scan
+//! assert!(!doc.tags[0].is_json_safe()); // escaped: computed by this query
+//! assert_eq!(ito::json::to_string(&doc).unwrap(), text);
+//! ```
+//!
 //! Strictness is serde_json's: RFC 8259, no trailing commas, no comments,
 //! no raw control bytes in strings, lone surrogate escapes refused, and
 //! with [`from_slice`] invalid UTF-8 in strings refused. Like serde_json,
@@ -82,6 +102,7 @@ use serde::de::{self, DeserializeOwned};
 
 pub use error::{Category, Error};
 pub use stream::StreamDeserializer;
+pub(crate) use string::with_facts;
 
 /// A JSON deserializer over bytes or text held in memory.
 ///

@@ -6,9 +6,18 @@
 //! and only when the input did not arrive as `&str`. Errors and their
 //! positions are serde_json's, including its approximate column for
 //! invalid UTF-8 inside an escaped string.
+//!
+//! The scan also proves facts about a string, which [`with_facts`] hands
+//! to types that cache them (`Str`): a string borrowed from the input has
+//! no `"`, `\` or control byte, so it needs no escaping in JSON, and it is
+//! ASCII when the scan saw no byte >= 0x80 before the closing quote.
 
+use serde::de::{self, Expected};
+
+use super::access::MapKey;
 use super::error::{Code, Error};
 use super::Deserializer;
+use crate::simd::facts;
 use crate::simd::json as kernels;
 
 /// A string or byte string, borrowed from the input or decoded into the
@@ -31,22 +40,32 @@ impl<'de> Deserializer<'de> {
     /// closing quote.
     #[inline]
     pub(super) fn parse_str<'s>(&'s mut self) -> Result<Reference<'de, 's, str>, Error> {
+        self.parse_str_facts().map(|(s, _)| s)
+    }
+
+    /// [`Deserializer::parse_str`], with the facts the scan proved of the
+    /// result (`simd::facts` bits known true; the others are not known).
+    #[inline(always)]
+    fn parse_str_facts<'s>(&'s mut self) -> Result<(Reference<'de, 's, str>, u8), Error> {
         let start = self.index;
         let (at, hi) = self.scan(start);
         if self.input.get(at) == Some(&b'"') {
             self.index = at + 1;
             let bytes = &self.input[start..at];
+            // The scan stopped at the closing quote: no byte before it is
+            // `"`, `\` or a control byte. `hi` is false only when no byte
+            // before it is >= 0x80.
+            let proven = if hi { facts::JSON_SAFE } else { facts::ALL };
             if hi && !self.utf8 {
                 return match crate::simd::utf8::validate(bytes) {
-                    Ok(s) => Ok(Reference::Borrowed(s)),
+                    Ok(s) => Ok((Reference::Borrowed(s), proven)),
                     Err(valid) => Err(self.utf8_error(bytes.len(), valid)),
                 };
             }
             // SAFETY: either no byte is >= 0x80 (ASCII), or the input is a
             // `&str` and the text lies between two ASCII quotes of it.
-            return Ok(Reference::Borrowed(unsafe {
-                std::str::from_utf8_unchecked(bytes)
-            }));
+            let s = unsafe { std::str::from_utf8_unchecked(bytes) };
+            return Ok((Reference::Borrowed(s), proven));
         }
         self.scratch.clear();
         let utf8 = self.utf8;
@@ -60,9 +79,41 @@ impl<'de> Deserializer<'de> {
         // SAFETY: the raw segments were validated above (or came from a
         // `&str` between ASCII bytes, or were ASCII), and escapes decode
         // to UTF-8 (lone surrogates are refused when validating).
-        Ok(Reference::Copied(unsafe {
-            std::str::from_utf8_unchecked(&self.scratch)
-        }))
+        let s = unsafe { std::str::from_utf8_unchecked(&self.scratch) };
+        // Decoded escapes may be anything (`\n`, `\"`, or a harmless `\/`):
+        // nothing is proven.
+        Ok((Reference::Copied(s), 0))
+    }
+
+    /// `deserialize_str` for a type that keeps facts: `make` receives the
+    /// string and the facts the scan proved of it.
+    #[inline]
+    fn value_str_facts<T>(
+        &mut self,
+        exp: &dyn Expected,
+        make: impl FnOnce(&str, u8) -> T,
+    ) -> Result<T, Error> {
+        let peek = match self.parse_whitespace() {
+            Some(b) => b,
+            None => return Err(self.peek_error(Code::EofWhileParsingValue)),
+        };
+        if peek != b'"' {
+            return Err(self.peek_invalid_type(exp));
+        }
+        self.eat_char();
+        match self.parse_str_facts()? {
+            (Reference::Borrowed(s), f) | (Reference::Copied(s), f) => Ok(make(s, f)),
+        }
+    }
+
+    /// An object key read for a type that keeps facts (the cursor is at its
+    /// opening quote, as `MapKey` has it).
+    #[inline]
+    fn key_str_facts<T>(&mut self, make: impl FnOnce(&str, u8) -> T) -> Result<T, Error> {
+        self.eat_char();
+        match self.parse_str_facts()? {
+            (Reference::Borrowed(s), f) | (Reference::Copied(s), f) => Ok(make(s, f)),
+        }
     }
 
     /// Reads a string as bytes (serde_json's `parse_str_raw`): raw control
@@ -281,6 +332,47 @@ impl<'de> Deserializer<'de> {
             Some(_) => Err(self.error(Code::InvalidEscape)),
         }
     }
+}
+
+/// Reads a string for a type that caches what is known of its bytes
+/// (`Str`): when `D` is this crate's deserializer (a value or an object
+/// key), `make` receives the string and the `simd::facts` bits the scan
+/// proved true of it, and the result is returned; any other deserializer
+/// is handed back untouched, for its plain `deserialize_str`. `exp` names
+/// what was expected in a type error.
+#[inline]
+pub(crate) fn with_facts<'de, D, T>(
+    mut d: D,
+    exp: &dyn Expected,
+    make: impl FnOnce(&str, u8) -> T,
+) -> Result<Result<T, D::Error>, D>
+where
+    D: de::Deserializer<'de>,
+{
+    let read = if typeid::of::<D>() == typeid::of::<&mut Deserializer<'static>>() {
+        // SAFETY: `D` is `&mut Deserializer<'x>` up to lifetimes (equal
+        // TypeIds of the lifetime-erased types), and `'x` is `'de`: the
+        // `serde::Deserializer<'de>` impl exists only for that pairing.
+        // This reborrows through `d` for the call, which copies the string
+        // out and keeps no reference to the input.
+        let de = unsafe { &mut **(&mut d as *mut D).cast::<&mut Deserializer<'de>>() };
+        de.value_str_facts(exp, make)
+    } else if typeid::of::<D>() == typeid::of::<MapKey<'static, 'static>>() {
+        // SAFETY: `D` is `MapKey<'a, 'de>` up to lifetimes (equal TypeIds,
+        // and its impl is for `'de` only, as above); reborrowed through
+        // `d` for the call.
+        let key = unsafe { &mut *(&mut d as *mut D).cast::<MapKey<'_, 'de>>() };
+        key.de.key_str_facts(make)
+    } else {
+        return Err(d);
+    };
+    Ok(read.map_err(|err| {
+        debug_assert!(typeid::of::<D::Error>() == typeid::of::<Error>());
+        let err = std::mem::ManuallyDrop::new(err);
+        // SAFETY: both deserializers above declare `type Error = Error`,
+        // so `D::Error` is `Error` (a bitwise move; `err` is not dropped).
+        unsafe { std::mem::transmute_copy::<Error, D::Error>(&err) }
+    }))
 }
 
 #[inline]
