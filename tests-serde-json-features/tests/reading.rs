@@ -202,7 +202,8 @@ fn errors_equal_serde_jsons_under_arbitrary_precision() {
             }
         }
     }
-    let numbers = r#"[-0, 1E400, -1e-400, 0.5e+7, 12345678901234567890123, 1.e5, 01, -, 2e, 3e+, 4.]"#;
+    let numbers =
+        r#"[-0, 1E400, -1e-400, 0.5e+7, 12345678901234567890123, 1.e5, 01, -, 2e, 3e+, 4.]"#;
     for end in 0..=numbers.len() {
         texts.push(numbers[..end].to_string());
     }
@@ -213,7 +214,9 @@ fn errors_equal_serde_jsons_under_arbitrary_precision() {
     }
     for text in ["1.5", "-0", "1e400", "7", "-7"] {
         let ours = ito::json::from_str::<String>(text).unwrap_err().to_string();
-        let theirs = serde_json::from_str::<String>(text).unwrap_err().to_string();
+        let theirs = serde_json::from_str::<String>(text)
+            .unwrap_err()
+            .to_string();
         assert_eq!(ours, theirs, "{text}");
     }
 }

@@ -131,10 +131,16 @@ pub(crate) unsafe fn realloc_data(data: *mut u8, old_cap: usize, new_cap: usize)
 /// # Safety
 /// `data` came from [`alloc_data`]/[`realloc_data`] with capacity `cap`, is
 /// not used afterwards, and no handle refers to it any more.
+#[inline]
 pub(crate) unsafe fn free_data(data: *mut u8, cap: usize) {
-    // SAFETY: per the contract, `data - HEADER` is the allocation's start and
-    // `layout(cap)` its layout.
-    unsafe { alloc::dealloc(data.sub(HEADER), layout(cap)) }
+    // SAFETY: per the contract, `data - HEADER` is the allocation's start
+    // and it was made with `layout(cap)`, whose checks passed then: the
+    // same size and alignment are valid now, so they need no new check.
+    unsafe {
+        let layout =
+            Layout::from_size_align_unchecked(HEADER + cap, std::mem::align_of::<Header>());
+        alloc::dealloc(data.sub(HEADER), layout)
+    }
 }
 
 /// Write a fresh header (refcount 1, facts `known`, hash unknown) in front
@@ -212,13 +218,14 @@ pub(crate) unsafe fn release(data: *const u8) {
     }
 }
 
-/// Free the allocation after the last handle's decrement (out of line, so
-/// the common decrement stays small where it is inlined).
+/// Free the allocation after the last handle's decrement. Inlined: a
+/// string is usually dropped by its only owner, so this is the common
+/// path of a drop, not a cold one (a call here cost about a nanosecond of
+/// a 17 ns build + drop).
 ///
 /// # Safety
 /// `data` is the data pointer of a heap `Str` whose count just dropped to 0.
-#[cold]
-#[inline(never)]
+#[inline]
 unsafe fn release_last(data: *const u8) {
     // Pairs with the other handles' Release decrements: their uses of the
     // bytes happen before the free.
