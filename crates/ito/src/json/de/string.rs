@@ -45,7 +45,7 @@ impl<'de> Deserializer<'de> {
 
     /// [`Deserializer::parse_str`], with the facts the scan proved of the
     /// result (`simd::facts` bits known true; the others are not known).
-    #[inline(always)]
+    #[inline]
     fn parse_str_facts<'s>(&'s mut self) -> Result<(Reference<'de, 's, str>, u8), Error> {
         let start = self.index;
         let (at, hi) = self.scan(start);
