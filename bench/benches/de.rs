@@ -176,7 +176,7 @@ fn stream_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
 fn reparse_render() -> Vec<Parse<'static>> {
     let input = TWITTER.as_bytes();
     let want = serde_json::to_vec(&serde_json::from_slice::<Twitter>(input).unwrap()).unwrap();
-    let with_str = ito::json::from_slice::<Twitter<ito::Str>>(input).unwrap();
+    let with_str = ito::json::from_slice::<ito_bench::docs::with_str::Twitter>(input).unwrap();
     assert!(
         ito::json::to_vec(&with_str).unwrap() == want,
         "Str render differs"
@@ -190,7 +190,9 @@ fn reparse_render() -> Vec<Parse<'static>> {
         (
             "ito Str",
             Box::new(move || {
-                let t = ito::json::from_slice::<Twitter<ito::Str>>(black_box(input)).unwrap();
+                let t =
+                    ito::json::from_slice::<ito_bench::docs::with_str::Twitter>(black_box(input))
+                        .unwrap();
                 drop(black_box(ito::json::to_vec(&t).unwrap()));
             }),
         ),

@@ -21,7 +21,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use ito::Str;
+use ito_bench::docs::with_str::Twitter as StrTwitter;
 use ito_bench::docs::Twitter;
 use ito_bench::TWITTER;
 
@@ -29,22 +29,22 @@ type Timed<'a> = (&'static str, Box<dyn Fn() -> Duration + 'a>);
 
 /// Renders `tree` (a function of its own, for callgrind to count).
 #[inline(never)]
-fn render(tree: &Twitter<Str>) -> Vec<u8> {
+fn render(tree: &StrTwitter) -> Vec<u8> {
     ito::json::to_vec(tree).unwrap()
 }
 
-/// Parses `input` into `Twitter<S>` and renders it (the `de` bench's row,
-/// once, for callgrind).
+/// Parses `input` into `T` (a twitter tree) and renders it (the `de`
+/// bench's row, once, for callgrind).
 #[inline(never)]
-fn parse_render<S>(input: &[u8]) -> Vec<u8>
+fn parse_render<T>(input: &[u8]) -> Vec<u8>
 where
-    S: serde::de::DeserializeOwned + serde::Serialize,
+    T: serde::de::DeserializeOwned + serde::Serialize,
 {
-    ito::json::to_vec(&ito::json::from_slice::<Twitter<S>>(input).unwrap()).unwrap()
+    ito::json::to_vec(&ito::json::from_slice::<T>(input).unwrap()).unwrap()
 }
 
 /// The first rendering of `tree`, timed alone.
-fn first_render(tree: Twitter<Str>) -> Duration {
+fn first_render(tree: StrTwitter) -> Duration {
     let start = Instant::now();
     drop(black_box(render(black_box(&tree))));
     let t = start.elapsed();
@@ -56,8 +56,8 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(200);
     let input = TWITTER.as_bytes();
-    let scanned = || ito::json::from_slice::<Twitter<Str>>(input).unwrap();
-    let unknown = || serde_json::from_slice::<Twitter<Str>>(input).unwrap();
+    let scanned = || ito::json::from_slice::<StrTwitter>(input).unwrap();
+    let unknown = || serde_json::from_slice::<StrTwitter>(input).unwrap();
     match args.get(2).map(String::as_str) {
         Some("facts") => {
             first_render(scanned());
@@ -68,11 +68,11 @@ fn main() {
             return;
         }
         Some("both-str") => {
-            black_box(parse_render::<Str>(input));
+            black_box(parse_render::<StrTwitter>(input));
             return;
         }
         Some("both-string") => {
-            black_box(parse_render::<String>(input));
+            black_box(parse_render::<Twitter>(input));
             return;
         }
         _ => {}
@@ -87,7 +87,7 @@ fn main() {
             Box::new(|| {
                 let start = Instant::now();
                 drop(black_box(
-                    ito::json::from_slice::<Twitter<Str>>(black_box(input)).unwrap(),
+                    ito::json::from_slice::<StrTwitter>(black_box(input)).unwrap(),
                 ));
                 start.elapsed()
             }),

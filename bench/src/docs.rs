@@ -1,298 +1,303 @@
 //! The three benchmark documents as typed structs, derived the way a serde
 //! user writes them (field names as in the JSON, `Option` for nullable
 //! fields, `()` for fields that are always `null`, integer-keyed maps),
-//! generic over the owned string type (`String` unless named: `Twitter<Str>`
-//! keeps every string as an `ito::Str`).
+//! with `String` fields, and again in [`with_str`] with every string an
+//! `ito::Str`. Each set is concrete, not generic, as a serde user's types
+//! are: generic structs read measurably slower (`bench/RESULTS.md`).
 //! Shared by `benches/docs.rs` and ito's differential tests
 //! (`crates/ito/tests/json_serde.rs` includes this file).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+/// Defines the document types with `$S` as the owned string type.
+macro_rules! document_types {
+    ($S:ty) => {
+        /// twitter.json: a search API response.
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Twitter {
+            pub statuses: Vec<Status>,
+            pub search_metadata: SearchMetadata,
+        }
 
-/// twitter.json: a search API response.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Twitter<S = String> {
-    pub statuses: Vec<Status<S>>,
-    pub search_metadata: SearchMetadata<S>,
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Status {
+            pub metadata: Metadata,
+            pub created_at: $S,
+            pub id: u64,
+            pub id_str: $S,
+            pub text: $S,
+            pub source: $S,
+            pub truncated: bool,
+            pub in_reply_to_status_id: Option<u64>,
+            pub in_reply_to_status_id_str: Option<$S>,
+            pub in_reply_to_user_id: Option<u64>,
+            pub in_reply_to_user_id_str: Option<$S>,
+            pub in_reply_to_screen_name: Option<$S>,
+            pub user: User,
+            pub geo: (),
+            pub coordinates: (),
+            pub place: (),
+            pub contributors: (),
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub retweeted_status: Option<Box<Status>>,
+            pub retweet_count: u32,
+            pub favorite_count: u32,
+            pub entities: StatusEntities,
+            pub favorited: bool,
+            pub retweeted: bool,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub possibly_sensitive: Option<bool>,
+            pub lang: $S,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Metadata {
+            pub result_type: $S,
+            pub iso_language_code: $S,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct User {
+            pub id: u64,
+            pub id_str: $S,
+            pub name: $S,
+            pub screen_name: $S,
+            pub location: $S,
+            pub description: $S,
+            pub url: Option<$S>,
+            pub entities: UserEntities,
+            pub protected: bool,
+            pub followers_count: u32,
+            pub friends_count: u32,
+            pub listed_count: u32,
+            pub created_at: $S,
+            pub favourites_count: u32,
+            pub utc_offset: Option<i32>,
+            pub time_zone: Option<$S>,
+            pub geo_enabled: bool,
+            pub verified: bool,
+            pub statuses_count: u32,
+            pub lang: $S,
+            pub contributors_enabled: bool,
+            pub is_translator: bool,
+            pub is_translation_enabled: bool,
+            pub profile_background_color: $S,
+            pub profile_background_image_url: $S,
+            pub profile_background_image_url_https: $S,
+            pub profile_background_tile: bool,
+            pub profile_image_url: $S,
+            pub profile_image_url_https: $S,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub profile_banner_url: Option<$S>,
+            pub profile_link_color: $S,
+            pub profile_sidebar_border_color: $S,
+            pub profile_sidebar_fill_color: $S,
+            pub profile_text_color: $S,
+            pub profile_use_background_image: bool,
+            pub default_profile: bool,
+            pub default_profile_image: bool,
+            pub following: bool,
+            pub follow_request_sent: bool,
+            pub notifications: bool,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct UserEntities {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub url: Option<UserUrls>,
+            pub description: UserUrls,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct UserUrls {
+            pub urls: Vec<Url>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Url {
+            pub url: $S,
+            pub expanded_url: $S,
+            pub display_url: $S,
+            pub indices: (u32, u32),
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct StatusEntities {
+            pub hashtags: Vec<Hashtag>,
+            pub symbols: Vec<$S>,
+            pub urls: Vec<Url>,
+            pub user_mentions: Vec<UserMention>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub media: Option<Vec<Media>>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Hashtag {
+            pub text: $S,
+            pub indices: (u32, u32),
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct UserMention {
+            pub screen_name: $S,
+            pub name: $S,
+            pub id: u64,
+            pub id_str: $S,
+            pub indices: (u32, u32),
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Media {
+            pub id: u64,
+            pub id_str: $S,
+            pub indices: (u32, u32),
+            pub media_url: $S,
+            pub media_url_https: $S,
+            pub url: $S,
+            pub display_url: $S,
+            pub expanded_url: $S,
+            #[serde(rename = "type")]
+            pub kind: $S,
+            pub sizes: Sizes,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub source_status_id: Option<u64>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub source_status_id_str: Option<$S>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Sizes {
+            pub medium: Size,
+            pub small: Size,
+            pub thumb: Size,
+            pub large: Size,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Size {
+            pub w: u32,
+            pub h: u32,
+            pub resize: $S,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct SearchMetadata {
+            pub completed_in: f64,
+            pub max_id: u64,
+            pub max_id_str: $S,
+            pub next_results: $S,
+            pub query: $S,
+            pub refresh_url: $S,
+            pub count: u32,
+            pub since_id: u64,
+            pub since_id_str: $S,
+        }
+
+        /// citm_catalog.json: a ticketing catalogue, mostly integer-keyed maps.
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Citm {
+            pub area_names: BTreeMap<u64, $S>,
+            pub audience_sub_category_names: BTreeMap<u64, $S>,
+            pub block_names: BTreeMap<u64, $S>,
+            pub events: BTreeMap<u64, Event>,
+            pub performances: Vec<Performance>,
+            pub seat_category_names: BTreeMap<u64, $S>,
+            pub sub_topic_names: BTreeMap<u64, $S>,
+            pub subject_names: BTreeMap<u64, $S>,
+            pub topic_names: BTreeMap<u64, $S>,
+            pub topic_sub_topics: BTreeMap<u64, Vec<u64>>,
+            pub venue_names: BTreeMap<$S, $S>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Event {
+            pub description: (),
+            pub id: u64,
+            pub logo: Option<$S>,
+            pub name: $S,
+            pub sub_topic_ids: Vec<u64>,
+            pub subject_code: (),
+            pub subtitle: (),
+            pub topic_ids: Vec<u64>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Performance {
+            pub event_id: u64,
+            pub id: u64,
+            pub logo: Option<$S>,
+            pub name: (),
+            pub prices: Vec<Price>,
+            pub seat_categories: Vec<SeatCategory>,
+            pub seat_map_image: (),
+            pub start: u64,
+            pub venue_code: $S,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Price {
+            pub amount: u64,
+            pub audience_sub_category_id: u64,
+            pub seat_category_id: u64,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct SeatCategory {
+            pub areas: Vec<Area>,
+            pub seat_category_id: u64,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Area {
+            pub area_id: u64,
+            pub block_ids: Vec<u64>,
+        }
+
+        /// canada.json: GeoJSON, rings of (longitude, latitude) pairs.
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Canada {
+            #[serde(rename = "type")]
+            pub kind: $S,
+            pub features: Vec<Feature>,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Feature {
+            #[serde(rename = "type")]
+            pub kind: $S,
+            pub properties: Properties,
+            pub geometry: Geometry,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Properties {
+            pub name: $S,
+        }
+
+        #[derive(Serialize, Deserialize, Clone, Debug)]
+        pub struct Geometry {
+            #[serde(rename = "type")]
+            pub kind: $S,
+            pub coordinates: Vec<Vec<(f64, f64)>>,
+        }
+    };
 }
 
-#[derive(Serialize, Deserialize, Clone, Debug)]
-// `default` fields hold no `S` by default: no `S: Default` bound.
-#[serde(bound(deserialize = "S: Deserialize<'de>"))]
-pub struct Status<S = String> {
-    pub metadata: Metadata<S>,
-    pub created_at: S,
-    pub id: u64,
-    pub id_str: S,
-    pub text: S,
-    pub source: S,
-    pub truncated: bool,
-    pub in_reply_to_status_id: Option<u64>,
-    pub in_reply_to_status_id_str: Option<S>,
-    pub in_reply_to_user_id: Option<u64>,
-    pub in_reply_to_user_id_str: Option<S>,
-    pub in_reply_to_screen_name: Option<S>,
-    pub user: User<S>,
-    pub geo: (),
-    pub coordinates: (),
-    pub place: (),
-    pub contributors: (),
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retweeted_status: Option<Box<Status<S>>>,
-    pub retweet_count: u32,
-    pub favorite_count: u32,
-    pub entities: StatusEntities<S>,
-    pub favorited: bool,
-    pub retweeted: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub possibly_sensitive: Option<bool>,
-    pub lang: S,
-}
+document_types!(String);
 
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Metadata<S = String> {
-    pub result_type: S,
-    pub iso_language_code: S,
-}
+/// The same documents with every string an `ito::Str`, so a parse keeps
+/// the facts its scan proved and a render can copy clean strings.
+pub mod with_str {
+    use super::*;
 
-#[derive(Serialize, Deserialize, Clone, Debug)]
-// `default` fields hold no `S` by default: no `S: Default` bound.
-#[serde(bound(deserialize = "S: Deserialize<'de>"))]
-pub struct User<S = String> {
-    pub id: u64,
-    pub id_str: S,
-    pub name: S,
-    pub screen_name: S,
-    pub location: S,
-    pub description: S,
-    pub url: Option<S>,
-    pub entities: UserEntities<S>,
-    pub protected: bool,
-    pub followers_count: u32,
-    pub friends_count: u32,
-    pub listed_count: u32,
-    pub created_at: S,
-    pub favourites_count: u32,
-    pub utc_offset: Option<i32>,
-    pub time_zone: Option<S>,
-    pub geo_enabled: bool,
-    pub verified: bool,
-    pub statuses_count: u32,
-    pub lang: S,
-    pub contributors_enabled: bool,
-    pub is_translator: bool,
-    pub is_translation_enabled: bool,
-    pub profile_background_color: S,
-    pub profile_background_image_url: S,
-    pub profile_background_image_url_https: S,
-    pub profile_background_tile: bool,
-    pub profile_image_url: S,
-    pub profile_image_url_https: S,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile_banner_url: Option<S>,
-    pub profile_link_color: S,
-    pub profile_sidebar_border_color: S,
-    pub profile_sidebar_fill_color: S,
-    pub profile_text_color: S,
-    pub profile_use_background_image: bool,
-    pub default_profile: bool,
-    pub default_profile_image: bool,
-    pub following: bool,
-    pub follow_request_sent: bool,
-    pub notifications: bool,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-// `default` fields hold no `S` by default: no `S: Default` bound.
-#[serde(bound(deserialize = "S: Deserialize<'de>"))]
-pub struct UserEntities<S = String> {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<UserUrls<S>>,
-    pub description: UserUrls<S>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct UserUrls<S = String> {
-    pub urls: Vec<Url<S>>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Url<S = String> {
-    pub url: S,
-    pub expanded_url: S,
-    pub display_url: S,
-    pub indices: (u32, u32),
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-// `default` fields hold no `S` by default: no `S: Default` bound.
-#[serde(bound(deserialize = "S: Deserialize<'de>"))]
-pub struct StatusEntities<S = String> {
-    pub hashtags: Vec<Hashtag<S>>,
-    pub symbols: Vec<S>,
-    pub urls: Vec<Url<S>>,
-    pub user_mentions: Vec<UserMention<S>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub media: Option<Vec<Media<S>>>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Hashtag<S = String> {
-    pub text: S,
-    pub indices: (u32, u32),
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct UserMention<S = String> {
-    pub screen_name: S,
-    pub name: S,
-    pub id: u64,
-    pub id_str: S,
-    pub indices: (u32, u32),
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-// `default` fields hold no `S` by default: no `S: Default` bound.
-#[serde(bound(deserialize = "S: Deserialize<'de>"))]
-pub struct Media<S = String> {
-    pub id: u64,
-    pub id_str: S,
-    pub indices: (u32, u32),
-    pub media_url: S,
-    pub media_url_https: S,
-    pub url: S,
-    pub display_url: S,
-    pub expanded_url: S,
-    #[serde(rename = "type")]
-    pub kind: S,
-    pub sizes: Sizes<S>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_status_id: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_status_id_str: Option<S>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Sizes<S = String> {
-    pub medium: Size<S>,
-    pub small: Size<S>,
-    pub thumb: Size<S>,
-    pub large: Size<S>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Size<S = String> {
-    pub w: u32,
-    pub h: u32,
-    pub resize: S,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct SearchMetadata<S = String> {
-    pub completed_in: f64,
-    pub max_id: u64,
-    pub max_id_str: S,
-    pub next_results: S,
-    pub query: S,
-    pub refresh_url: S,
-    pub count: u32,
-    pub since_id: u64,
-    pub since_id_str: S,
-}
-
-/// citm_catalog.json: a ticketing catalogue, mostly integer-keyed maps.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct Citm<S: Ord = String> {
-    pub area_names: BTreeMap<u64, S>,
-    pub audience_sub_category_names: BTreeMap<u64, S>,
-    pub block_names: BTreeMap<u64, S>,
-    pub events: BTreeMap<u64, Event<S>>,
-    pub performances: Vec<Performance<S>>,
-    pub seat_category_names: BTreeMap<u64, S>,
-    pub sub_topic_names: BTreeMap<u64, S>,
-    pub subject_names: BTreeMap<u64, S>,
-    pub topic_names: BTreeMap<u64, S>,
-    pub topic_sub_topics: BTreeMap<u64, Vec<u64>>,
-    pub venue_names: BTreeMap<S, S>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct Event<S = String> {
-    pub description: (),
-    pub id: u64,
-    pub logo: Option<S>,
-    pub name: S,
-    pub sub_topic_ids: Vec<u64>,
-    pub subject_code: (),
-    pub subtitle: (),
-    pub topic_ids: Vec<u64>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct Performance<S = String> {
-    pub event_id: u64,
-    pub id: u64,
-    pub logo: Option<S>,
-    pub name: (),
-    pub prices: Vec<Price>,
-    pub seat_categories: Vec<SeatCategory>,
-    pub seat_map_image: (),
-    pub start: u64,
-    pub venue_code: S,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct Price {
-    pub amount: u64,
-    pub audience_sub_category_id: u64,
-    pub seat_category_id: u64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct SeatCategory {
-    pub areas: Vec<Area>,
-    pub seat_category_id: u64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-pub struct Area {
-    pub area_id: u64,
-    pub block_ids: Vec<u64>,
-}
-
-/// canada.json: GeoJSON, rings of (longitude, latitude) pairs.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Canada<S = String> {
-    #[serde(rename = "type")]
-    pub kind: S,
-    pub features: Vec<Feature<S>>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Feature<S = String> {
-    #[serde(rename = "type")]
-    pub kind: S,
-    pub properties: Properties<S>,
-    pub geometry: Geometry<S>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Properties<S = String> {
-    pub name: S,
-}
-
-#[derive(Serialize, Deserialize, Clone, Debug)]
-pub struct Geometry<S = String> {
-    #[serde(rename = "type")]
-    pub kind: S,
-    pub coordinates: Vec<Vec<(f64, f64)>>,
+    document_types!(ito::Str);
 }
 
 /// Renders `t` with [`ito::json::Writer`] by hand, field for field as the

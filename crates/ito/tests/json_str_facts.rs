@@ -57,9 +57,9 @@ fn corpus(name: &str) -> String {
 
 #[test]
 fn corpora_render_as_serde_json() {
-    same_render::<docs::Twitter<Str>, docs::Twitter>(&corpus("twitter.json"));
-    same_render::<docs::Citm<Str>, docs::Citm>(&corpus("citm_catalog.json"));
-    same_render::<docs::Canada<Str>, docs::Canada>(&corpus("canada.json"));
+    same_render::<docs::with_str::Twitter, docs::Twitter>(&corpus("twitter.json"));
+    same_render::<docs::with_str::Citm, docs::Citm>(&corpus("citm_catalog.json"));
+    same_render::<docs::with_str::Canada, docs::Canada>(&corpus("canada.json"));
 }
 
 /// Every place a `Str` can sit: a field, an option, a sequence element,
