@@ -63,6 +63,30 @@ pub(crate) trait HexVector: Vector {
     /// `hi * 16 + lo` of each pair of digit values (0..=15), `a` holding
     /// digits `0..W` and `b` digits `W..2W`: the `W` bytes in order.
     fn pack_pairs(a: Self, b: Self) -> Self;
+
+    /// Decodes the `2W` digits in `a` and `b` into `W` bytes, or returns
+    /// the index (0..2W) of the first invalid digit. The default is the
+    /// compare arithmetic of [`digit_values`]; a level with a byte shuffle
+    /// may classify with tables instead.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set (as `a`'s existence shows).
+    #[inline(always)]
+    unsafe fn decode_pair(a: Self, b: Self, lower_only: bool) -> Result<Self, usize> {
+        // SAFETY: per the caller.
+        let ((va, bad_a), (vb, bad_b)) =
+            unsafe { (digit_values(a, lower_only), digit_values(b, lower_only)) };
+        // Two tests rather than one on `bad_a | bad_b`: AVX-512 then tests
+        // each pair of compare masks with one `kortestq`, and elsewhere it
+        // costs the same.
+        if bad_a != 0 {
+            return Err(first_lane::<Self>(bad_a));
+        }
+        if bad_b != 0 {
+            return Err(Self::W + first_lane::<Self>(bad_b));
+        }
+        Ok(Self::pack_pairs(va, vb))
+    }
 }
 
 /// The values of `W` digits and a mask (see [`Vector::unset_bits`]) of the
@@ -96,28 +120,6 @@ unsafe fn encode_step<V: HexVector>(s: *const u8, d: *mut u8, table: V) {
     }
 }
 
-/// Decodes the `2W` digits in `a` and `b` into `W` bytes, or returns the
-/// index (0..2W) of the first invalid digit.
-///
-/// # Safety
-/// The CPU supports `V`.
-#[inline(always)]
-unsafe fn decode_step<V: HexVector>(a: V, b: V, lower_only: bool) -> Result<V, usize> {
-    // SAFETY: per the caller.
-    let ((va, bad_a), (vb, bad_b)) =
-        unsafe { (digit_values(a, lower_only), digit_values(b, lower_only)) };
-    // Two tests rather than one on `bad_a | bad_b`: AVX-512 then tests each
-    // pair of compare masks with one `kortestq`, and elsewhere it costs the
-    // same.
-    if bad_a != 0 {
-        return Err(first_lane::<V>(bad_a));
-    }
-    if bad_b != 0 {
-        return Err(V::W + first_lane::<V>(bad_b));
-    }
-    Ok(V::pack_pairs(va, vb))
-}
-
 /// Decodes the `2W` digits at `s` into `W` bytes at `d`, or returns the
 /// index of the first invalid digit.
 ///
@@ -131,7 +133,7 @@ pub(crate) unsafe fn decode_block<V: HexVector>(
 ) -> Result<(), usize> {
     // SAFETY: per the caller.
     unsafe {
-        decode_step(V::load(s), V::load(s.add(V::W)), lower_only)?.store(d);
+        V::decode_pair(V::load(s), V::load(s.add(V::W)), lower_only)?.store(d);
     }
     Ok(())
 }
@@ -261,7 +263,7 @@ pub(crate) unsafe fn decode_with<V: HexVector>(
             } else {
                 zero
             };
-            let out = decode_step(a, b, lower_only).map_err(|k| i + k)?;
+            let out = V::decode_pair(a, b, lower_only).map_err(|k| i + k)?;
             out.store_partial(dst.add(i / 2), r / 2);
         }
     } else {

@@ -49,6 +49,12 @@
 //! mask, or NEON's `shrn`-narrowed mask); steps run in order, so that is the
 //! first invalid digit of the input.
 //!
+//! AVX2 classifies with three `vpshufb` tables instead (`x86.rs`): a flag
+//! byte from the low and high nibbles (top bit set iff invalid) and the
+//! value as `c` plus an offset chosen by the high nibble, seven operations
+//! per 32 digits instead of eleven, and one movemask per step for both
+//! vectors (figures in `bench/RESULTS.md`).
+//!
 //! **64 digits** (a 32-byte id, key or event id: the relay's common case)
 //! have their own entry in the kernel table: one AVX-512 step (one load, mask
 //! compares, `vpmaddubsw`, `vpmovwb` store) or one AVX2 step, else SSE2.
@@ -475,6 +481,22 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The AVX2 decode tables, read as scalar code, against the digit
+    /// rule: all 256 bytes, both accept modes.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[test]
+    fn avx2_tables_match_digit_value() {
+        for c in 0..=255u8 {
+            for lower_only in [false, true] {
+                assert_eq!(
+                    x86::avx2_table_value(c, lower_only),
+                    digit_value(c, lower_only),
+                    "byte {c:#x} lower_only {lower_only}"
+                );
             }
         }
     }
