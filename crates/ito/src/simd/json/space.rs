@@ -5,7 +5,12 @@
 //! baseline 16-byte vector (SSE2 on x86_64, NEON on aarch64, SWAR
 //! elsewhere and under Miri) inline, with no dispatch. The parser keeps a
 //! [`SpaceCache`]: one 64-byte mask answers every run inside its block.
-//! Near the end of the input, fewer than 64 bytes left, the block loop:
+//! Filling that mask is the one step that uses a wider level: on x86_64
+//! with AVX2 (known at build time, or detected once per cache) it is one
+//! `vpshufb` look-up and one compare per 32 bytes instead of four
+//! compares and three ORs per 16 (about 3.5 % fewer instructions for a
+//! typed parse of an indented document, under callgrind). Near the end of
+//! the input, fewer than 64 bytes left, the block loop:
 //!
 //! ```text
 //! while 16 bytes remain:
@@ -60,6 +65,11 @@ pub(crate) fn skip_whitespace(input: &[u8], mut i: usize) -> usize {
 ///              fewer left: the byte loop of skip_whitespace (never
 ///              reading past the input)
 /// ```
+///
+/// On x86_64 a CPU with AVX2 (known at build time, or detected once per
+/// cache) fills the mask with one `vpshufb` look-up and one compare per 32
+/// bytes ([`x86_space::bits_avx2`]) instead of four compares and three ORs
+/// per 16.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SpaceCache {
     /// Index of the cached block's first byte. None cached: a start past
@@ -68,17 +78,38 @@ pub(crate) struct SpaceCache {
     start: usize,
     /// `STRIDE` bits per byte of the block, set where it is not whitespace.
     bits: u64,
+    /// Refill with AVX2 (x86_64 only; a portable build asks the CPU once).
+    avx2: bool,
 }
 
 /// Bytes one mask covers.
 const BLOCK: usize = 64 / Base::STRIDE as usize;
 
 impl SpaceCache {
-    /// No block cached yet.
-    pub(crate) const fn new() -> SpaceCache {
+    /// No block cached yet; the refill kernel is the best this CPU runs.
+    pub(crate) fn new() -> SpaceCache {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        let avx2 = cfg!(target_feature = "avx2") || crate::Kernel::Avx2.is_available();
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        let avx2 = false;
+        SpaceCache::with_avx2(avx2)
+    }
+
+    /// [`SpaceCache::new`] with the refill kernel chosen by the caller
+    /// (tests run both); `avx2` is ignored where the CPU or target has no
+    /// AVX2.
+    pub(crate) fn with_avx2(avx2: bool) -> SpaceCache {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        let avx2 = avx2 && (cfg!(target_feature = "avx2") || crate::Kernel::Avx2.is_available());
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        let avx2 = {
+            let _ = avx2;
+            false
+        };
         SpaceCache {
             start: 1 << (usize::BITS - 1),
             bits: 0,
+            avx2,
         }
     }
 
@@ -98,10 +129,45 @@ impl SpaceCache {
         self.refill(input, i)
     }
 
+    /// Caches the block at `i` and answers from it, moving on while a
+    /// block is all whitespace.
+    #[inline(always)]
+    fn refill(&mut self, input: &[u8], i: usize) -> usize {
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        // A build that guarantees AVX2 never takes the baseline refill.
+        if cfg!(target_feature = "avx2") || self.avx2 {
+            // SAFETY: `avx2` is only set when the CPU has it.
+            return unsafe { self.refill_avx2(input, i) };
+        }
+        self.refill_base(input, i)
+    }
+
     #[inline(never)]
-    fn refill(&mut self, input: &[u8], mut i: usize) -> usize {
+    fn refill_base(&mut self, input: &[u8], i: usize) -> usize {
+        self.refill_with(input, i, block_bits::<Base>)
+    }
+
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[inline(never)]
+    #[target_feature(enable = "avx2")]
+    unsafe fn refill_avx2(&mut self, input: &[u8], i: usize) -> usize {
+        // SAFETY: AVX2 per the caller; inlined into this AVX2 function.
+        self.refill_with(input, i, |input, i| unsafe {
+            x86_space::bits_avx2(input, i)
+        })
+    }
+
+    #[inline(always)]
+    fn refill_with(
+        &mut self,
+        input: &[u8],
+        mut i: usize,
+        block: impl Fn(&[u8], usize) -> u64,
+    ) -> usize {
         while i + BLOCK <= input.len() {
-            let bits = block_bits::<Base>(input, i);
+            let bits = block(input, i);
             self.start = i;
             self.bits = bits;
             if bits != 0 {
@@ -110,6 +176,48 @@ impl SpaceCache {
             i += BLOCK;
         }
         skip_block::<Base>(input, i)
+    }
+}
+
+/// The AVX2 block of [`SpaceCache`].
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86_space {
+    use core::arch::x86_64::*;
+
+    /// JSON whitespace by low nibble: `b` is whitespace exactly when
+    /// `TABLE[b & 15] == b` (a byte >= 0x80 looks up 0 and never matches;
+    /// every other entry is 0, which only a 0 byte could match, and its
+    /// entry is `' '`).
+    const TABLE: [u8; 16] = {
+        let mut t = [0u8; 16];
+        t[0] = b' ';
+        t[9] = b'\t';
+        t[10] = b'\n';
+        t[13] = b'\r';
+        t
+    };
+
+    /// One bit per byte of `input[i..i + 64]`, set where the byte is not
+    /// JSON whitespace.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn bits_avx2(input: &[u8], i: usize) -> u64 {
+        assert!(i + 64 <= input.len());
+        // SAFETY: 64 readable bytes at i (asserted); AVX2 per the caller;
+        // TABLE is 16 readable bytes.
+        unsafe {
+            let p = input.as_ptr().add(i);
+            let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(TABLE.as_ptr().cast()));
+            let space = |v: __m256i| {
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, v), v)) as u32
+            };
+            let lo = space(_mm256_loadu_si256(p.cast()));
+            let hi = space(_mm256_loadu_si256(p.add(32).cast()));
+            !(lo as u64 | (hi as u64) << 32)
+        }
     }
 }
 
@@ -201,6 +309,35 @@ pub(crate) fn skip_block<V: Vector>(input: &[u8], mut i: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// A fresh cache per refill kernel this host runs.
+    fn caches() -> Vec<SpaceCache> {
+        let mut v = vec![SpaceCache::with_avx2(false)];
+        if SpaceCache::new().avx2 {
+            v.push(SpaceCache::with_avx2(true));
+        }
+        v
+    }
+
+    /// Every byte value at every position of a block, for each refill
+    /// kernel: the whitespace classification is exact.
+    #[test]
+    fn every_byte_at_every_block_position() {
+        for b in 0..=255u8 {
+            for pos in 0..64 {
+                let mut v = vec![b' '; 64];
+                v[pos] = b;
+                v.extend_from_slice(b"x");
+                for mut cache in caches() {
+                    assert_eq!(
+                        cache.skip(&v, 0),
+                        reference(&v, 0),
+                        "byte {b:#x} at {pos} ({cache:?})"
+                    );
+                }
+            }
+        }
+    }
+
     fn reference(input: &[u8], mut i: usize) -> usize {
         while i < input.len() && is_space(input[i]) {
             i += 1;
@@ -224,16 +361,18 @@ mod tests {
                         }
                     })
                     .collect();
-                let mut cache = SpaceCache::new();
-                let mut i = 0;
-                while i <= len {
-                    let want = reference(&v, i);
-                    assert_eq!(cache.skip(&v, i), want, "{v:?} at {i}");
-                    i = want + 1;
-                }
-                // Asked out of order (a new value, a rewind) it still agrees.
-                for i in (0..=len).rev() {
-                    assert_eq!(cache.skip(&v, i), reference(&v, i), "{v:?} back at {i}");
+                for mut cache in caches() {
+                    let mut i = 0;
+                    while i <= len {
+                        let want = reference(&v, i);
+                        assert_eq!(cache.skip(&v, i), want, "{v:?} at {i} ({cache:?})");
+                        i = want + 1;
+                    }
+                    // Asked out of order (a new value, a rewind) it still
+                    // agrees.
+                    for i in (0..=len).rev() {
+                        assert_eq!(cache.skip(&v, i), reference(&v, i), "{v:?} back at {i}");
+                    }
                 }
             }
         }
@@ -272,10 +411,12 @@ mod tests {
                     v[stop] = b'1';
                 }
                 let placed = g.place(&v);
-                let mut cache = SpaceCache::new();
+                let mut cs = caches();
                 for start in 0..=len {
                     assert_eq!(skip_whitespace(placed, start), reference(&v, start));
-                    assert_eq!(cache.skip(placed, start), reference(&v, start));
+                    for cache in &mut cs {
+                        assert_eq!(cache.skip(placed, start), reference(&v, start));
+                    }
                     assert_eq!(
                         skip_block::<crate::simd::vector::swar::Swar>(placed, start),
                         reference(&v, start)
