@@ -8,9 +8,9 @@
 //! Filling that mask is the one step that uses a wider level: on x86_64
 //! with AVX2 (known at build time, or detected once per cache) it is one
 //! `vpshufb` look-up and one compare per 32 bytes instead of four
-//! compares and three ORs per 16 (about 3.5 % fewer instructions for a
-//! typed parse of an indented document, under callgrind). Near the end of
-//! the input, fewer than 64 bytes left, the block loop:
+//! compares and three ORs per 16 (3.4 % fewer instructions for a typed
+//! parse of twitter.json under callgrind, portable build, 2026-11-27).
+//! Near the end of the input, fewer than 64 bytes left, the block loop:
 //!
 //! ```text
 //! while 16 bytes remain:
