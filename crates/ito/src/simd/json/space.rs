@@ -136,7 +136,8 @@ impl SpaceCache {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         // A build that guarantees AVX2 never takes the baseline refill.
         if cfg!(target_feature = "avx2") || self.avx2 {
-            // SAFETY: `avx2` is only set when the CPU has it.
+            // SAFETY: the build guarantees AVX2, or `avx2` was only set
+            // after the CPU reported it.
             return unsafe { self.refill_avx2(input, i) };
         }
         self.refill_base(input, i)
