@@ -208,6 +208,37 @@ fn enums() {
     }
 }
 
+/// Integers of every length from 1 to 25 digits (the reader goes digit by
+/// digit for two, then eight at a time; 20 digits may overflow a `u64`),
+/// signed and not, followed by each way a number can go on or end, in an
+/// array and at the very end of the input.
+#[test]
+fn integers_of_every_length() {
+    for len in 1..=25usize {
+        let shapes = [
+            "9".repeat(len),
+            format!("1{}", "0".repeat(len - 1)),
+            (0..len)
+                .map(|k| char::from(b'1' + (k * 7 % 9) as u8))
+                .collect(),
+            format!("18446744073709551615{}", "7".repeat(len.saturating_sub(20)))[..len]
+                .to_string(),
+        ];
+        for digits in &shapes {
+            for sign in ["", "-"] {
+                for tail in ["", ".5", "e3", "E-2", ".", "x"] {
+                    let n = format!("{sign}{digits}{tail}");
+                    agree::<Value>(&n);
+                    agree::<Value>(&format!("[{n},1]"));
+                    agree::<Value>(&format!("[{n}]"));
+                    agree::<u64>(&n);
+                    agree::<i64>(&n);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn numbers() {
     let cases = [

@@ -1,9 +1,10 @@
 //! Numbers: serde_json's grammar checks and error positions, values from
 //! the exact text.
 //!
-//! Integers are accumulated while they fit a `u64` (serde_json's rule for
-//! which numbers stay integers: non-negative up to `u64::MAX`, negative
-//! down to `i64::MIN`, `-0` a float). Everything else is a float,
+//! Integers stay integers while they fit a `u64` (serde_json's rule:
+//! non-negative up to `u64::MAX`, negative down to `i64::MIN`, `-0` a
+//! float). Their first two digits are read one by one, the rest eight at a
+//! time, and only a 20-digit integer is checked for overflow. Everything else is a float,
 //! correctly rounded (the value serde_json gives with `float_roundtrip`):
 //! its significand is read while the grammar is checked, eight digits at a
 //! time, and turned into a double by `float` (Clinger's fast path, then
@@ -14,6 +15,15 @@ use serde::de;
 
 use super::error::{Code, Error};
 use super::{float, Deserializer};
+
+/// The value of a run of ASCII digits, or `None` if it overflows a `u64`
+/// (serde_json's rule: such an integer is read as a float).
+#[cold]
+fn checked_integer(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |acc, &c| {
+        acc.checked_mul(10)?.checked_add((c - b'0') as u64)
+    })
+}
 
 /// A parsed number, as the visitor will see it.
 pub(super) enum ParserNumber {
@@ -59,29 +69,33 @@ impl<'de> Deserializer<'de> {
                 _ => self.parse_number(positive, 0, start),
             },
             c @ b'1'..=b'9' => {
+                // One- and two-digit integers (counts, a coordinate's
+                // integer part) digit by digit; longer ones eight digits
+                // at a time from the third (wrapping: up to 19 digits in
+                // all cannot overflow a u64, 20 may, more always do).
                 let mut significand = (c - b'0') as u64;
-                loop {
-                    match self.peek_or_null() {
-                        c @ b'0'..=b'9' => {
-                            let digit = (c - b'0') as u64;
-                            match significand
-                                .checked_mul(10)
-                                .and_then(|s| s.checked_add(digit))
-                            {
-                                Some(s) => {
-                                    significand = s;
-                                    self.eat_char();
-                                }
-                                None => {
-                                    return self
-                                        .parse_float_tail(positive, start, None)
-                                        .map(ParserNumber::F64)
-                                }
-                            }
+                match self.peek_or_null() {
+                    c @ b'0'..=b'9' => {
+                        significand = significand * 10 + (c - b'0') as u64;
+                        self.eat_char();
+                    }
+                    _ => return self.parse_number(positive, significand, start),
+                }
+                if !self.peek_or_null().is_ascii_digit() {
+                    return self.parse_number(positive, significand, start);
+                }
+                let (mut significand, rest) = self.eat_digits(significand);
+                if rest >= 18 {
+                    match checked_integer(&self.input[start..self.index]) {
+                        Some(exact) => significand = exact,
+                        None => {
+                            return self
+                                .parse_float_tail(positive, start, None)
+                                .map(ParserNumber::F64)
                         }
-                        _ => return self.parse_number(positive, significand, start),
                     }
                 }
+                self.parse_number(positive, significand, start)
             }
             _ => Err(self.error(Code::InvalidNumber)),
         }
