@@ -368,6 +368,14 @@ impl<'de> Deserializer<'de> {
         match self.parse_whitespace() {
             Some(b':') => {
                 self.eat_char();
+                // Pretty-printed text has `": "` before every value: skip
+                // that one space here, so the value's own whitespace check
+                // sees its first byte and needs no call.
+                if let [b' ', next, ..] = self.input[self.index..] {
+                    if next > b' ' {
+                        self.index += 1;
+                    }
+                }
                 Ok(())
             }
             Some(_) => Err(self.peek_error(Code::ExpectedColon)),
