@@ -3,13 +3,14 @@
 //!
 //! Integers stay integers while they fit a `u64` (serde_json's rule:
 //! non-negative up to `u64::MAX`, negative down to `i64::MIN`, `-0` a
-//! float). Their first two digits are read one by one, the rest eight at a
-//! time, and only a 20-digit integer is checked for overflow. Everything else is a float,
-//! correctly rounded (the value serde_json gives with `float_roundtrip`):
-//! its significand is read while the grammar is checked, eight digits at a
-//! time, and turned into a double by `float` (Clinger's fast path, then
-//! Eisel-Lemire). Significands longer than 19 digits, and the rare cases
-//! Eisel-Lemire cannot decide, go to `core`'s exact parser on the text.
+//! float). Their first two digits are read one by one, the rest eight at
+//! a time, and only a 20-digit integer is checked for overflow.
+//! Everything else is a float, correctly rounded (the value serde_json
+//! gives with `float_roundtrip`): its significand is read while the
+//! grammar is checked, eight digits at a time, and turned into a double by
+//! `float` (Clinger's fast path, then Eisel-Lemire). Significands longer
+//! than 19 digits, and the rare cases Eisel-Lemire cannot decide, go to
+//! `core`'s exact parser on the text.
 
 use serde::de;
 

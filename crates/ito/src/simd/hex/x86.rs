@@ -177,7 +177,7 @@ impl HexVector for Avx2 {
             if _mm256_movemask_epi8(_mm256_or_si256(fa, fb)) != 0 {
                 let bad = _mm256_movemask_epi8(fa) as u32 as u64
                     | (_mm256_movemask_epi8(fb) as u32 as u64) << 32;
-                return Err(bad.trailing_zeros() as usize);
+                return Err(super::generic::first_lane::<Self>(bad));
             }
             Ok(Self::pack_pairs(Avx2(va), Avx2(vb)))
         }

@@ -66,10 +66,8 @@ pub(crate) fn skip_whitespace(input: &[u8], mut i: usize) -> usize {
 ///              reading past the input)
 /// ```
 ///
-/// On x86_64 a CPU with AVX2 (known at build time, or detected once per
-/// cache) fills the mask with one `vpshufb` look-up and one compare per 32
-/// bytes ([`x86_space::bits_avx2`]) instead of four compares and three ORs
-/// per 16.
+/// The refill is [`x86_space::bits_avx2`] where AVX2 is available (see
+/// the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SpaceCache {
     /// Index of the cached block's first byte. None cached: a start past
@@ -88,16 +86,11 @@ const BLOCK: usize = 64 / Base::STRIDE as usize;
 impl SpaceCache {
     /// No block cached yet; the refill kernel is the best this CPU runs.
     pub(crate) fn new() -> SpaceCache {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        let avx2 = cfg!(target_feature = "avx2") || crate::Kernel::Avx2.is_available();
-        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-        let avx2 = false;
-        SpaceCache::with_avx2(avx2)
+        SpaceCache::with_avx2(true)
     }
 
-    /// [`SpaceCache::new`] with the refill kernel chosen by the caller
-    /// (tests run both); `avx2` is ignored where the CPU or target has no
-    /// AVX2.
+    /// No block cached yet, refilling with AVX2 if `avx2` and the build or
+    /// CPU has it (tests pass `false` to run the baseline refill too).
     pub(crate) fn with_avx2(avx2: bool) -> SpaceCache {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         let avx2 = avx2 && (cfg!(target_feature = "avx2") || crate::Kernel::Avx2.is_available());
