@@ -773,15 +773,19 @@ fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
         return;
     }
     let before = dst.len();
-    crate::json::quote(dst, s.as_str());
     if safe.is_none() {
+        // Learning: the escaper's short path runs in this frame, so a
+        // fresh string pays one call, as `json::quote` does.
+        crate::json::quote_in_frame(dst, s.as_str());
         // Only heap strings have unknown facts. Every escape writes at
         // least two bytes for one, so nothing was escaped exactly when the
         // output is the input plus the two quotes.
         let clean = dst.len() - before == s.len() + 2;
         // SAFETY: heap handle, alive; `clean` is its JSON-safe fact.
         unsafe { heap::learn(s.head.ptr.ptr, Known::json_safe(clean)) };
+        return;
     }
+    crate::json::quote(dst, s.as_str());
 }
 
 impl Clone for Str {
