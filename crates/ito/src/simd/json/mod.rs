@@ -83,6 +83,8 @@ mod escape_tests;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
+#[cfg(all(test, unix))]
+mod scan_tests;
 mod swar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
