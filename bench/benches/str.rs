@@ -357,11 +357,11 @@ fn row(name: &str, peer: &str, target: &str, r: [f64; 4]) {
 
 /// A build + drop loop reuses one allocation, so its place decides the
 /// copy's cost for the whole row: bytes that straddle a 4 KiB page cost a
-/// split store per copy (64 bytes: 22.7 ns instead of 16.9 ns; 150 bytes:
-/// 28-29 ns instead of 16-17 ns; Zen 3, portable build, 2026-11-28),
-/// whichever type is built. Before a heap row, allocations that would
-/// straddle are set aside (held until the row is done), so the allocator
-/// hands each contender's loop one that does not.
+/// split store per copy (64 bytes: 22.7 ns instead of 16.4 ns; 150 bytes:
+/// 28-29 ns instead of 16-17 ns; Zen 3, portable build, 2026-11-28, at
+/// af068c7), whichever type is built. Before a heap row, allocations that
+/// would straddle are set aside (held until the row is done), so a LIFO
+/// allocator (glibc's) hands each contender's loop one that does not.
 fn set_aside_straddling<T>(
     n: usize,
     make: impl Fn() -> T,
@@ -425,7 +425,6 @@ fn lifecycle() {
             ">= 0.95",
             r,
         );
-
         let r = alternate(
             rounds,
             10_000,

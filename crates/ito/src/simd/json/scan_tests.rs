@@ -3,11 +3,11 @@
 //! stop position exactly, and whether a byte >= 0x80 comes before it
 //! conservatively (the parser skips UTF-8 validation and keeps the ASCII
 //! fact on a "no"). A "yes" may also count high bytes in the rest of the
-//! block holding the stop: narrowing it to the bytes before the stop was
-//! measured on 2026-11-28 (Zen 3, portable build, callgrind): it saved a
-//! third of twitter's short `from_utf8` calls but cost as many
-//! instructions as it saved there, and 0.7 % more on citm_catalog.
-//! Inputs end at a `PROT_NONE` guard page.
+//! block holding the stop. Narrowing it to the bytes before the stop saved
+//! a third of twitter's short `from_utf8` calls but cost as many
+//! instructions as it saved there, and 0.7 % more on citm_catalog
+//! (callgrind, Zen 3, portable build, 2026-11-28, on af068c7; see
+//! `bench/RESULTS.md`). Inputs end at a `PROT_NONE` guard page.
 
 use super::{kernels_for, scalar, scan_start, Kernels};
 use crate::simd::guard::Guarded;
