@@ -4,6 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A clean checkout gains nothing from incremental compilation, and its
+# caches only add to the build directory, on machines whose free disk is
+# not guaranteed. The free space is printed at the start and the
+# end, so that a "no space left" failure can be read from the log.
+export CARGO_INCREMENTAL=0
+free_disk() { df -h . 2>/dev/null | awk 'NR == 2 { print $4 " free on " $6 }'; }
+echo "== disk: $(free_disk)"
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 
@@ -186,3 +194,4 @@ node_start=$SECONDS
   node --test __test__/
 )
 echo "   node step: $((SECONDS - node_start)) s"
+echo "== disk: $(free_disk), build directory $(du -sh target 2>/dev/null | cut -f1)"
