@@ -279,12 +279,12 @@ pub(crate) unsafe fn quoted_short_at(o: *mut u8, b: &[u8]) -> Option<usize> {
 
 #[inline(always)]
 fn quote_long(dst: &mut Vec<u8>, b: &[u8]) {
-    kernels::escape_medium::<true, false>(dst, b);
+    kernels::escape_medium::<true>(dst, b);
 }
 
 #[inline(never)]
 fn escape_long(dst: &mut Vec<u8>, b: &[u8]) {
-    kernels::escape_medium::<false, false>(dst, b);
+    kernels::escape_medium::<false>(dst, b);
 }
 
 /// Appends `s` as a JSON string literal (with quotes), using RFC 8259's
@@ -301,17 +301,6 @@ pub fn quote(dst: &mut Vec<u8>, s: &str) {
         return;
     }
     quote_long(dst, s.as_bytes());
-}
-
-/// [`quote`] with the up-to-64-byte path in the caller's own frame rather
-/// than one call further: for callers that are themselves out of line
-/// (`str::quote_str` of a string whose facts it learns).
-#[inline(always)]
-pub(crate) fn quote_in_frame(dst: &mut Vec<u8>, s: &str) {
-    if short_clean::<true>(dst, s.as_bytes()) {
-        return;
-    }
-    kernels::escape_medium::<true, true>(dst, s.as_bytes());
 }
 
 /// Appends the escaped text of `s` without the surrounding quotes (the

@@ -737,25 +737,43 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 /// ```
 #[inline(always)]
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
-    // The inline fast path is inlined into the caller (a call and its
-    // prologue cost as much as the work at 11 bytes); the rest is one call.
+    // Inlined into the caller: the inline fast path (a call and its
+    // prologue cost as much as the work at 11 bytes), and the learning of
+    // a fresh heap string, which is `json::quote` plus one comparison and
+    // one store, so that it costs what `json::quote` costs. Everything
+    // else is one call.
     let l = s.tag() & LEN_MASK;
-    if l != PTR_FORM && inline::quote_if_safe(dst, s, l as usize - 1) {
-        return;
+    if l != PTR_FORM {
+        if inline::quote_if_safe(dst, s, l as usize - 1) {
+            return;
+        }
+    } else if s.is_heap() {
+        // SAFETY: heap handle: the allocation is live while `s` is.
+        if unsafe { heap::known(s.head.ptr.ptr) }
+            .get(facts::JSON_SAFE)
+            .is_none()
+        {
+            let before = dst.len();
+            crate::json::quote(dst, s.as_str());
+            // Every escape writes at least two bytes for one, so nothing
+            // was escaped exactly when the output is the input plus the
+            // two quotes.
+            let clean = dst.len() - before == s.len() + 2;
+            // SAFETY: heap handle, alive; `clean` is its JSON-safe fact.
+            unsafe { heap::learn(s.head.ptr.ptr, Known::json_safe(clean)) };
+            return;
+        }
     }
     quote_str_other(dst, s)
 }
 
-/// [`quote_str`] of a heap or static `Str`, or of an inline one that needs
-/// escaping.
+/// [`quote_str`] of a static `Str`, of a heap one whose JSON-safe fact is
+/// known, or of an inline one that needs escaping.
 #[inline(never)]
 fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
-    let safe = if s.is_inline() {
-        Some(false) // `quote_str` found it unsafe
-    } else {
-        s.known().get(facts::JSON_SAFE)
-    };
-    if safe == Some(true) {
+    // `known()` is `UNKNOWN` only for inline strings here, and `quote_str`
+    // found those unsafe.
+    if s.known().get(facts::JSON_SAFE) == Some(true) {
         let bytes = s.as_bytes();
         let n = bytes.len();
         dst.reserve(n + 2);
@@ -770,19 +788,6 @@ fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
             *p.add(n + 1) = b'"';
             dst.set_len(len + n + 2);
         }
-        return;
-    }
-    let before = dst.len();
-    if safe.is_none() {
-        // Learning: the escaper's short path runs in this frame, so a
-        // fresh string pays one call, as `json::quote` does.
-        crate::json::quote_in_frame(dst, s.as_str());
-        // Only heap strings have unknown facts. Every escape writes at
-        // least two bytes for one, so nothing was escaped exactly when the
-        // output is the input plus the two quotes.
-        let clean = dst.len() - before == s.len() + 2;
-        // SAFETY: heap handle, alive; `clean` is its JSON-safe fact.
-        unsafe { heap::learn(s.head.ptr.ptr, Known::json_safe(clean)) };
         return;
     }
     crate::json::quote(dst, s.as_str());

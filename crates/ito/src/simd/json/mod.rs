@@ -1370,15 +1370,8 @@ const INLINE_MEDIUM: usize = 64;
 ///   [`medium_base`] up to 64 bytes when the level asks for it
 ///   (`inline_medium`: every level but AVX-512), else the level's kernel.
 ///   No frame of its own, so the kernel's is the only one.
-///
-/// With `BASE_HERE`, [`medium_base`] is inlined instead of called: for a
-/// caller that is itself out of line (`str::quote_str`'s learning path),
-/// so the four-block path runs in that caller's frame.
 #[inline(always)]
-pub(crate) fn escape_medium<const QUOTES: bool, const BASE_HERE: bool>(
-    dst: &mut Vec<u8>,
-    b: &[u8],
-) {
+pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
     {
         if dispatch::BUILD_KERNEL.is_none() {
@@ -1386,9 +1379,6 @@ pub(crate) fn escape_medium<const QUOTES: bool, const BASE_HERE: bool>(
                 return escape_medium_detect::<QUOTES>(dst, b);
             };
             if k.inline_medium && b.len() <= INLINE_MEDIUM {
-                if BASE_HERE {
-                    return medium_base::<QUOTES>(dst, b);
-                }
                 return medium_base_call::<QUOTES>(dst, b);
             }
             // SAFETY: best() only returns kernels this CPU supports.
@@ -1403,9 +1393,6 @@ pub(crate) fn escape_medium<const QUOTES: bool, const BASE_HERE: bool>(
         if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
             // Out of line: `json::quote` inlines this dispatch into its
             // callers, and the four-block path is too big to copy there.
-            if BASE_HERE {
-                return medium_base::<QUOTES>(dst, b);
-            }
             return medium_base_call::<QUOTES>(dst, b);
         }
     }
@@ -1436,7 +1423,7 @@ pub(crate) fn escape_medium<const QUOTES: bool, const BASE_HERE: bool>(
 #[inline(never)]
 fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     best();
-    escape_medium::<QUOTES, false>(dst, b)
+    escape_medium::<QUOTES>(dst, b)
 }
 
 /// [`medium_base`] out of line (the dispatch above is inlined into every
