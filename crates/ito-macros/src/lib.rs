@@ -18,7 +18,8 @@
 //!     let __ito_p0 = (&&&Arg(__ito_a0)).__ito_kind().measure(&mut ctx); // plain {}
 //!     let __ito_p1 = ctx.render(format_args!("{0:>1$}", __ito_a1, *__ito_a2)); // with a spec
 //!     let len = LITERAL_BYTES + __ito_p0.len() + __ito_p1.len();
-//!     let mut w = Writer::new(len);     // the only allocation, exact size
+//!     let mut buf = InlineBuf::uninit(); // used only when len <= 23
+//!     let mut w = Writer::new(len, &mut buf); // the only allocation, exact size
 //!     w.write_known("lit", FACTS); w.piece(&__ito_p0, &ctx); ...
 //!     w.finish()
 //! }}
@@ -455,7 +456,10 @@ fn generate(krate: &TokenTree, args: &[Arg], pieces: &[RPiece], lit_span: Span) 
         }
     }
     let _ = writeln!(code, "let __ito_len: usize = {lit_total}usize{lens};");
-    code.push_str("let mut __ito_w = __ITO_CRATE__::__rt::Writer::new(__ito_len);\n");
+    code.push_str("let mut __ito_buf = __ITO_CRATE__::__rt::InlineBuf::uninit();\n");
+    code.push_str(
+        "let mut __ito_w = __ITO_CRATE__::__rt::Writer::new(__ito_len, &mut __ito_buf);\n",
+    );
     code.push_str(&writes);
     code.push_str("__ito_w.finish()\n} } }");
     finish(&code, krate, args, lit_span)

@@ -7,7 +7,8 @@
 //! ```text
 //! let p1 = (&&&Arg(a)).__ito_kind().measure(&mut ctx);  // one per placeholder
 //! let len = LITERAL_BYTES /* a constant */ + p1.len() + ...;
-//! let mut w = Writer::new(len);      // inline (len <= 23) or ONE exact allocation
+//! let mut buf = InlineBuf::uninit(); // the room for an inline result
+//! let mut w = Writer::new(len, &mut buf); // inline (len <= 23) or ONE exact allocation
 //! w.write_known("lit", FACTS);       // literal facts computed at compile time
 //! w.piece(&p1, &ctx);                // memcpy, never a classification
 //! w.finish()                         // -> Str, no further copy
@@ -40,6 +41,7 @@ use super::{facts, heap, inline, Known, Str, StrBuf, INLINE_CAP};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -53,33 +55,55 @@ pub const ASCII: u8 = facts::ASCII;
 /// The JSON-safe fact bit.
 pub const JSON_SAFE: u8 = facts::JSON_SAFE;
 
-/// Writes exactly `len` bytes into an inline image or one exact-size heap
-/// allocation, then becomes a [`Str`] without copying (heap) or with one
-/// 24-byte move (inline).
-pub struct Writer {
-    inline: [u8; 24],
-    heap: *mut u8,
+/// The caller's room for an inline result: the writer zeroes it and
+/// writes into it when the result fits inline, and leaves it untouched
+/// otherwise. It lives outside the [`Writer`] so that taking its address
+/// (every copy into it does) does not pin the writer's own fields to
+/// memory: they stay in registers between the pieces' copies.
+pub type InlineBuf = MaybeUninit<[u8; 24]>;
+
+/// Writes exactly `len` bytes into the caller's [`InlineBuf`] or one
+/// exact-size heap allocation, then becomes a [`Str`] without copying
+/// (heap) or with one 24-byte move (inline).
+///
+/// ```
+/// use ito::__rt::{InlineBuf, Writer, ALL};
+/// let mut buf = InlineBuf::uninit();
+/// let mut w = Writer::new(5, &mut buf);
+/// w.write_known("hi", ALL);
+/// w.write_unknown("!!!");
+/// assert_eq!(w.finish(), "hi!!!");
+/// ```
+pub struct Writer<'b> {
+    /// The heap allocation's data, or the start of the inline buffer.
+    base: *mut u8,
+    on_heap: bool,
     len: usize,
     pos: usize,
     known: Known,
+    inline: PhantomData<&'b mut InlineBuf>,
 }
 
-impl Writer {
+impl<'b> Writer<'b> {
     /// Prepare for a result of exactly `len` bytes: allocates once (exactly
-    /// `len` bytes after the header) when `len > 23`, never otherwise.
+    /// `len` bytes after the header) when `len > 23`, never otherwise (then
+    /// `inline` is zeroed and written).
     #[inline]
-    pub fn new(len: usize) -> Writer {
-        let heap = if len > INLINE_CAP {
+    pub fn new(len: usize, inline: &'b mut InlineBuf) -> Writer<'b> {
+        let on_heap = len > INLINE_CAP;
+        let base = if on_heap {
             heap::alloc_data(len)
         } else {
-            std::ptr::null_mut()
+            // The inline image is zero after its content.
+            inline.write([0; 24]).as_mut_ptr()
         };
         Writer {
-            inline: [0; 24],
-            heap,
+            base,
+            on_heap,
             len,
             pos: 0,
             known: Known::all(facts::ALL),
+            inline: PhantomData,
         }
     }
 
@@ -90,14 +114,9 @@ impl Writer {
     #[inline(always)]
     fn slot(&mut self, n: usize) -> *mut u8 {
         assert!(n <= self.len - self.pos, "ito::Str writer overflow");
-        let base = if self.heap.is_null() {
-            self.inline.as_mut_ptr()
-        } else {
-            self.heap
-        };
         // SAFETY: `pos <= len` and `base` has room for `len` bytes (inline:
         // len <= 23 < 24).
-        unsafe { base.add(self.pos) }
+        unsafe { self.base.add(self.pos) }
     }
 
     /// Append `s` with a plain copy.
@@ -158,12 +177,13 @@ impl Writer {
     /// If fewer bytes than announced were written.
     #[inline(always)]
     pub fn finish(self) -> Str {
-        // Read the fields out without running `Drop` (and without moving the
-        // whole writer, which the optimiser otherwise copies around).
+        // Read the fields out without running `Drop`.
         let this = std::mem::ManuallyDrop::new(self);
         assert!(this.pos == this.len, "ito::Str writer underflow");
-        if this.heap.is_null() {
-            let mut image = this.inline;
+        if !this.on_heap {
+            // SAFETY: `base` is the caller's buffer, zeroed in `new` and
+            // borrowed by this writer for `'b`.
+            let mut image = unsafe { this.base.cast::<[u8; 24]>().read() };
             image[23] = inline::tag(this.len);
             // SAFETY: `len <= 23` bytes of UTF-8 (each piece was a `&str`,
             // concatenation of UTF-8 is UTF-8), zeros after them.
@@ -172,19 +192,19 @@ impl Writer {
             // SAFETY: fully written allocation of capacity `len`; ownership
             // moves to the `Str` (the writer is not dropped).
             unsafe {
-                heap::init_header(this.heap, this.len, this.known);
-                Str::from_heap_parts(this.heap, this.len)
+                heap::init_header(this.base, this.len, this.known);
+                Str::from_heap_parts(this.base, this.len)
             }
         }
     }
 }
 
-impl Drop for Writer {
+impl Drop for Writer<'_> {
     fn drop(&mut self) {
-        if !self.heap.is_null() {
+        if self.on_heap {
             // SAFETY: allocated in `new` with capacity `len`, never wrapped
-            // (finish nulls it).
-            unsafe { heap::free_data(self.heap, self.len) }
+            // (`finish` does not drop the writer).
+            unsafe { heap::free_data(self.base, self.len) }
         }
     }
 }

@@ -639,7 +639,8 @@ impl Str {
             .iter()
             .try_fold(0usize, |acc, p| acc.checked_add(p.len()))
             .expect("ito::Str::concat: length overflow");
-        let mut w = fmt_rt::Writer::new(total);
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(total, &mut buf);
         for p in pieces {
             w.write_unknown(p);
         }
@@ -676,7 +677,8 @@ impl Str {
                 .checked_add(it.as_ref().len())
                 .expect("ito::Str::join: length overflow");
         }
-        let mut w = fmt_rt::Writer::new(total);
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(total, &mut buf);
         if let Some((first, rest)) = items.split_first() {
             w.write_unknown(first.as_ref());
             for it in rest {
@@ -987,7 +989,8 @@ mod tests {
         let f = crate::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c');
         assert_eq!(f.as_str(), std::format!("{:?}|{}|{big:?}|{}", "s", 12, 'c'));
         // An unfinished writer frees its allocation.
-        let mut w = fmt_rt::Writer::new(40);
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(40, &mut buf);
         w.write_known("partial", facts::ALL);
         drop(w);
     }
@@ -995,7 +998,8 @@ mod tests {
     #[test]
     #[should_panic(expected = "writer overflow")]
     fn str_writer_refuses_overflow() {
-        let mut w = fmt_rt::Writer::new(30);
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(30, &mut buf);
         w.write_unknown(&"o".repeat(31));
     }
 
