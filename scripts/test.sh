@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 # not guaranteed. The free space is printed at the start and the
 # end, so that a "no space left" failure can be read from the log.
 export CARGO_INCREMENTAL=0
-free_disk() { df -h . 2>/dev/null | awk 'NR == 2 { print $4 " free on " $6 }'; }
+free_disk() { df -P -h . 2>/dev/null | awk 'NR == 2 { print $4 " free on " $6 }'; }
 echo "== disk: $(free_disk)"
+# Printed on every exit, failed steps included.
+trap 'echo "== disk: $(free_disk), build directory $(du -sh target 2>/dev/null | cut -f1)"' EXIT
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -172,12 +174,15 @@ fi
 
 # Miri on the JSON deserializer's unsafe code (in-place string slices,
 # the whitespace and number scans): small documents, exact-size inputs,
-# every prefix. Needs nightly with the miri component.
+# every prefix. Then `Str`'s unit tests (str/mod.rs `tests`): the heap
+# header, the inline image and the `format!` writer, which points into a
+# buffer its caller owns. Needs nightly with the miri component.
 if cargo +nightly miri --version >/dev/null 2>&1; then
-  echo "== miri: json::de (tests/json_de_miri.rs)"
+  echo "== miri: json::de (tests/json_de_miri.rs), Str (str::tests)"
   MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --features serde --test json_de_miri
+  MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --lib -- str::tests
 else
-  echo "== no nightly miri: json::de Miri run skipped"
+  echo "== no nightly miri: json::de and Str Miri runs skipped"
 fi
 
 # The Node package (crates/ito-node, `ito-codecs` on npm): npm ci installs
@@ -194,4 +199,3 @@ node_start=$SECONDS
   node --test __test__/
 )
 echo "   node step: $((SECONDS - node_start)) s"
-echo "== disk: $(free_disk), build directory $(du -sh target 2>/dev/null | cut -f1)"

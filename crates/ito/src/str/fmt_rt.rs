@@ -123,8 +123,9 @@ impl<'b> Writer<'b> {
     #[inline(always)]
     fn copy(&mut self, s: &str) {
         let dst = self.slot(s.len());
-        // SAFETY: `slot` checked room for `s.len()` bytes; `dst` is our own
-        // buffer, which cannot overlap a `&str` the caller holds.
+        // SAFETY: `slot` checked room for `s.len()` bytes; `dst` is in our
+        // allocation or in the inline buffer borrowed mutably for `'b`,
+        // neither of which can overlap a `&str` the caller holds.
         unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), dst, s.len()) };
         self.pos += s.len();
     }
@@ -177,9 +178,10 @@ impl<'b> Writer<'b> {
     /// If fewer bytes than announced were written.
     #[inline(always)]
     pub fn finish(self) -> Str {
+        // Checked first, so that a panic still frees the allocation.
+        assert!(self.pos == self.len, "ito::Str writer underflow");
         // Read the fields out without running `Drop`.
         let this = std::mem::ManuallyDrop::new(self);
-        assert!(this.pos == this.len, "ito::Str writer underflow");
         if !this.on_heap {
             // SAFETY: `base` is the caller's buffer, zeroed in `new` and
             // borrowed by this writer for `'b`.

@@ -741,9 +741,9 @@ pub fn copy_facts_with_kernel(kernel: crate::Kernel, src: &[u8], dst: &mut [u8])
 pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
     // Inlined into the caller: the inline fast path (a call and its
     // prologue cost as much as the work at 11 bytes), and the learning of
-    // a fresh heap string, which is `json::quote` plus one comparison and
-    // one store, so that it costs what `json::quote` costs. Everything
-    // else is one call.
+    // a fresh heap string, which is `json::quote` plus a load, a
+    // comparison and a store, so that it costs about what `json::quote`
+    // costs. Everything else goes through `quote_str_other`.
     let l = s.tag() & LEN_MASK;
     if l != PTR_FORM {
         if inline::quote_if_safe(dst, s, l as usize - 1) {
@@ -773,8 +773,10 @@ pub fn quote_str(dst: &mut Vec<u8>, s: &Str) {
 /// known, or of an inline one that needs escaping.
 #[inline(never)]
 fn quote_str_other(dst: &mut Vec<u8>, s: &Str) {
-    // `known()` is `UNKNOWN` only for inline strings here, and `quote_str`
-    // found those unsafe.
+    // The JSON-safe fact is unknown here only for an inline string (which
+    // `quote_str` found unsafe) or for a heap one whose fact a racing
+    // relaxed store has just erased (see `heap.rs`); `json::quote` is right
+    // for both.
     if s.known().get(facts::JSON_SAFE) == Some(true) {
         let bytes = s.as_bytes();
         let n = bytes.len();
@@ -993,6 +995,40 @@ mod tests {
         let mut w = fmt_rt::Writer::new(40, &mut buf);
         w.write_known("partial", facts::ALL);
         drop(w);
+        // An unfinished inline-sized writer leaves only its buffer behind.
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(10, &mut buf);
+        w.write_known("part", facts::ALL);
+        drop(w);
+        // Inline-sized pieces end up in the image, zeros after them.
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(7, &mut buf);
+        w.write_unknown("abc");
+        w.write_known("defg", facts::ALL);
+        let s = w.finish();
+        assert!(s.is_inline());
+        assert_eq!(s, "abcdefg");
+        assert!(s.is_ascii() && s.is_json_safe());
+    }
+
+    #[test]
+    #[should_panic(expected = "writer overflow")]
+    fn str_writer_refuses_inline_overflow() {
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(5, &mut buf);
+        w.write_unknown("abc");
+        w.write_unknown("def");
+    }
+
+    /// Finishing short panics, and frees the allocation while unwinding
+    /// (Miri reports a leak otherwise).
+    #[test]
+    #[should_panic(expected = "writer underflow")]
+    fn str_writer_refuses_underflow() {
+        let mut buf = fmt_rt::InlineBuf::uninit();
+        let mut w = fmt_rt::Writer::new(40, &mut buf);
+        w.write_unknown("short");
+        drop(w.finish());
     }
 
     #[test]
