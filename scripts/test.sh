@@ -47,6 +47,18 @@ RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native \
     --test hex_kernels --test str_model --test str_traits --test str_format \
     --test json_de --test json_de_serde
 
+# Builds that guarantee AVX-512 (`-C target-cpu=native` on such a CPU)
+# take the compile-time AVX-512 arms of simd/dispatch.rs, which a host
+# without AVX-512 never builds above. They are type-checked here; the
+# explicit --target keeps the flags off build scripts and proc macros,
+# which run on this host. (On an AVX-512 host the step above runs them.)
+if [ "$(uname -m)" = x86_64 ]; then
+  echo "== cargo check with AVX-512 target features (compile-time AVX-512 arms)"
+  RUSTFLAGS="-C target-feature=+avx2,+bmi1,+bmi2,+popcnt,+lzcnt,+avx512f,+avx512bw,+avx512vl" \
+    CARGO_TARGET_DIR=target/avx512-check \
+    cargo check -p ito --features serde --lib --tests --target x86_64-unknown-linux-gnu
+fi
+
 # serde_json's optional features change how `Value`, `Number` and
 # `RawValue` serialize (private markers), and Cargo unifies features, so
 # one dependency turning them on is enough: a crate outside the workspace
