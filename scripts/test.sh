@@ -6,12 +6,11 @@ cd "$(dirname "$0")/.."
 
 # A clean checkout gains nothing from incremental compilation, and its
 # caches only add to the build directory, on machines whose free disk is
-# not guaranteed. The free space is printed at the start and the
-# end, so that a "no space left" failure can be read from the log.
+# not guaranteed. The free space is printed at the start and on every
+# exit, so that a "no space left" failure can be read from the log.
 export CARGO_INCREMENTAL=0
 free_disk() { df -P -h . 2>/dev/null | awk 'NR == 2 { print $4 " free on " $6 }'; }
 echo "== disk: $(free_disk)"
-# Printed on every exit, failed steps included.
 trap 'echo "== disk: $(free_disk), build directory $(du -sh target 2>/dev/null | cut -f1)"' EXIT
 
 echo "== cargo fmt --check"

@@ -75,9 +75,9 @@ pub type InlineBuf = MaybeUninit<[u8; 24]>;
 /// assert_eq!(w.finish(), "hi!!!");
 /// ```
 pub struct Writer<'b> {
-    /// The heap allocation's data, or the start of the inline buffer.
+    /// The heap allocation's data when `len > INLINE_CAP`, else the start
+    /// of the inline buffer.
     base: *mut u8,
-    on_heap: bool,
     len: usize,
     pos: usize,
     known: Known,
@@ -90,8 +90,7 @@ impl<'b> Writer<'b> {
     /// `inline` is zeroed and written).
     #[inline]
     pub fn new(len: usize, inline: &'b mut InlineBuf) -> Writer<'b> {
-        let on_heap = len > INLINE_CAP;
-        let base = if on_heap {
+        let base = if len > INLINE_CAP {
             heap::alloc_data(len)
         } else {
             // The inline image is zero after its content.
@@ -99,7 +98,6 @@ impl<'b> Writer<'b> {
         };
         Writer {
             base,
-            on_heap,
             len,
             pos: 0,
             known: Known::all(facts::ALL),
@@ -182,7 +180,7 @@ impl<'b> Writer<'b> {
         assert!(self.pos == self.len, "ito::Str writer underflow");
         // Read the fields out without running `Drop`.
         let this = std::mem::ManuallyDrop::new(self);
-        if !this.on_heap {
+        if this.len <= INLINE_CAP {
             // SAFETY: `base` is the caller's buffer, zeroed in `new` and
             // borrowed by this writer for `'b`.
             let mut image = unsafe { this.base.cast::<[u8; 24]>().read() };
@@ -203,7 +201,7 @@ impl<'b> Writer<'b> {
 
 impl Drop for Writer<'_> {
     fn drop(&mut self) {
-        if self.on_heap {
+        if self.len > INLINE_CAP {
             // SAFETY: allocated in `new` with capacity `len`, never wrapped
             // (`finish` does not drop the writer).
             unsafe { heap::free_data(self.base, self.len) }
