@@ -209,3 +209,57 @@ fn recursion_limit() {
         agree::<Value>(doc.as_bytes());
     }
 }
+
+/// UTF-8 is checked a stretch at a time past the first string that needs
+/// it (4096 bytes in the parser): an invalid sequence anywhere, in a
+/// string near, across or past a stretch's end, escaped or not, is
+/// reported as serde_json reports it, and valid text around it is read.
+#[test]
+fn invalid_utf8_at_every_stretch_position() {
+    // Non-ASCII text in every string, some escaped, some long.
+    let mut doc = b"[".to_vec();
+    let mut k = 0;
+    while doc.len() < 14_000 {
+        let s = match k % 50 {
+            49 => "ü".repeat(2500),
+            m if m % 4 == 0 => "日本語のテキスト".to_string(),
+            m if m % 4 == 1 => "é\\n✓".to_string(),
+            m if m % 4 == 2 => "x".repeat(k % 40) + "🎉",
+            _ => "ascii only".to_string(),
+        };
+        if k > 0 {
+            doc.push(b',');
+        }
+        doc.extend_from_slice(format!("\"{s}\"").as_bytes());
+        k += 1;
+    }
+    doc.push(b']');
+    assert!(agree::<Vec<String>>(&doc) && agree::<Value>(&doc));
+    let bad: [&[u8]; 6] = [
+        b"\xFF",
+        b"\x80",
+        b"\xE3\x81",
+        b"\xC0\x80",
+        b"\xED\xA0\x80",
+        b"\xF4\x90\x80\x80",
+    ];
+    // Positions: around every multiple of 4096 and a spread of others.
+    let mut at: Vec<usize> = (1..doc.len() / 4096 + 1)
+        .flat_map(|m| (m * 4096 - 4..m * 4096 + 4).collect::<Vec<_>>())
+        .collect();
+    at.extend((1..doc.len() - 1).step_by(13));
+    for &i in &at {
+        for seq in bad {
+            // Replace the bytes at `i` when they are inside a string's
+            // text (not a quote or escape), keeping the length.
+            let end = (i + seq.len()).min(doc.len() - 1);
+            if doc[i..end].iter().any(|&b| matches!(b, b'"' | b'\\')) {
+                continue;
+            }
+            let mut input = doc.clone();
+            input[i..end].copy_from_slice(&seq[..end - i]);
+            agree::<Vec<String>>(&input);
+            agree::<Value>(&input);
+        }
+    }
+}

@@ -19,6 +19,22 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<&str, usize> {
     std::str::from_utf8(bytes).map_err(|e| e.valid_up_to())
 }
 
+/// The length of the longest valid UTF-8 prefix of `bytes` (a prefix
+/// that ends at a char boundary; `bytes.len()` when all of it is valid).
+#[inline]
+pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
+    #[cfg(not(miri))]
+    return match simdutf8::compat::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    #[cfg(miri)]
+    match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::validate;

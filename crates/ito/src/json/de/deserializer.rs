@@ -416,9 +416,9 @@ impl<'de> Deserializer<'de> {
         let start = self.index;
         self.ignore_value()?;
         let raw = &self.input[start..self.index];
-        if self.utf8 {
-            // SAFETY: a JSON value in a `&str` starts and ends at ASCII
-            // bytes, hence at char boundaries.
+        if self.known_utf8(start, self.index) {
+            // SAFETY: a JSON value starts and ends at ASCII bytes, so in
+            // text known to be UTF-8 it starts and ends at char boundaries.
             return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
         }
         crate::simd::utf8::validate(raw).map_err(|valid| {

@@ -120,8 +120,9 @@ pub(crate) use string::with_facts;
 pub struct Deserializer<'de> {
     input: &'de [u8],
     index: usize,
-    /// The input is known to be UTF-8 (it arrived as `&str`).
-    utf8: bool,
+    /// `input[valid.0..valid.1]` is known to be UTF-8: all of it for a
+    /// `&str`; for bytes, the stretch last checked (see `string.rs`).
+    valid: (usize, usize),
     scratch: Vec<u8>,
     remaining_depth: u8,
     /// Floats are being read for an `f32` (rounded once, to `f32`).
@@ -142,7 +143,7 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             input,
             index: 0,
-            utf8: false,
+            valid: (0, 0),
             scratch: Vec::new(),
             remaining_depth: 128,
             single_precision: false,
@@ -160,7 +161,7 @@ impl<'de> Deserializer<'de> {
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(input: &'de str) -> Self {
         Deserializer {
-            utf8: true,
+            valid: (0, input.len()),
             ..Deserializer::from_slice(input.as_bytes())
         }
     }

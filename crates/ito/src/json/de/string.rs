@@ -20,6 +20,10 @@ use super::Deserializer;
 use crate::simd::facts;
 use crate::simd::json as kernels;
 
+/// Bytes a UTF-8 check covers past a string that needs one (see
+/// [`Deserializer::known_utf8`]).
+const UTF8_AHEAD: usize = 4096;
+
 /// A string or byte string, borrowed from the input or decoded into the
 /// scratch buffer.
 pub(super) enum Reference<'b, 'c, T: ?Sized> {
@@ -34,6 +38,34 @@ impl<'de> Deserializer<'de> {
     fn scan(&self, from: usize) -> (usize, bool) {
         let (i, hi) = kernels::scan_start(kernels::best(), &self.input[from..]);
         (from + i, hi)
+    }
+
+    /// Whether `input[start..end]` is known to be UTF-8, where each of
+    /// `start` and `end` has an ASCII byte of the input on one side (a
+    /// string's quotes, a value's first and last byte): an ASCII byte is a
+    /// whole char, so both are char boundaries of any valid stretch that
+    /// holds them, and such a stretch proves the bytes between.
+    ///
+    /// Checking string by string cost a call per string, most of them
+    /// too short for a vector validator (755 strings with non-ASCII text
+    /// in twitter.json). A miss checks [`UTF8_AHEAD`] bytes from `start`
+    /// at once, or more if the string is longer, and keeps the valid
+    /// stretch found, so the next strings are usually inside it.
+    #[inline(always)]
+    pub(super) fn known_utf8(&mut self, start: usize, end: usize) -> bool {
+        let (from, to) = self.valid;
+        (from <= start && end <= to) || self.check_utf8_ahead(start, end)
+    }
+
+    #[inline(never)]
+    fn check_utf8_ahead(&mut self, start: usize, end: usize) -> bool {
+        let stop = self
+            .input
+            .len()
+            .min(end.max(start.saturating_add(UTF8_AHEAD)));
+        let valid = crate::simd::utf8::valid_up_to(&self.input[start..stop]);
+        self.valid = (start, start + valid);
+        end <= start + valid
     }
 
     /// Reads a string whose opening quote was consumed, through its
@@ -56,22 +88,24 @@ impl<'de> Deserializer<'de> {
             // `"`, `\` or a control byte. `hi` is false only when no byte
             // before it is >= 0x80.
             let proven = if hi { facts::JSON_SAFE } else { facts::ALL };
-            if hi && !self.utf8 {
+            if hi && !self.known_utf8(start, at) {
                 return match crate::simd::utf8::validate(bytes) {
                     Ok(s) => Ok((Reference::Borrowed(s), proven)),
                     Err(valid) => Err(self.utf8_error(bytes.len(), valid)),
                 };
             }
-            // SAFETY: either no byte is >= 0x80 (ASCII), or the input is a
-            // `&str` and the text lies between two ASCII quotes of it.
+            // SAFETY: either no byte is >= 0x80 (ASCII), or the text lies
+            // between two ASCII quotes of input known to be UTF-8.
             let s = unsafe { std::str::from_utf8_unchecked(bytes) };
             return Ok((Reference::Borrowed(s), proven));
         }
         self.scratch.clear();
-        let utf8 = self.utf8;
         let hi = self.parse_str_slow(start, at, hi, true)?;
         let len = self.scratch.len();
-        if hi && !utf8 {
+        // The raw segments lie between the quotes, and escapes decode to
+        // UTF-8: the whole text known valid is enough. Otherwise the
+        // decoded text is checked, for serde_json's error position.
+        if hi && !self.known_utf8(start, self.index - 1) {
             if let Err(valid) = crate::simd::utf8::validate(&self.scratch) {
                 return Err(self.utf8_error(len, valid));
             }
