@@ -70,7 +70,7 @@ impl<'a, 'de> MapAccess<'a, 'de> {
         MapAccess { de, first: true }
     }
 
-    #[inline]
+    #[inline(always)]
     fn has_next_key(&mut self) -> Result<bool, Error> {
         let peek = match self.de.parse_whitespace() {
             Some(b) => b,
