@@ -19,7 +19,7 @@ impl<'a, 'de> SeqAccess<'a, 'de> {
         SeqAccess { de, first: true }
     }
 
-    #[inline]
+    #[inline(always)]
     fn has_next_element(&mut self) -> Result<bool, Error> {
         let peek = match self.de.parse_whitespace() {
             Some(b) => b,
