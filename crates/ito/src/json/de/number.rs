@@ -57,7 +57,7 @@ impl ParserNumber {
 impl<'de> Deserializer<'de> {
     /// Parses a number whose sign (if `-`) was consumed; the cursor is at
     /// its first digit.
-    #[inline]
+    #[inline(always)]
     pub(super) fn parse_integer(&mut self, positive: bool) -> Result<ParserNumber, Error> {
         let start = self.index;
         let next = match self.next_char() {
