@@ -332,6 +332,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// The closing `]` of a sequence (after its visitor is done).
+    #[inline]
     pub(super) fn end_seq(&mut self) -> Result<(), Error> {
         match self.parse_whitespace() {
             Some(b']') => {
@@ -351,6 +352,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// The closing `}` of a map (after its visitor is done).
+    #[inline]
     pub(super) fn end_map(&mut self) -> Result<(), Error> {
         match self.parse_whitespace() {
             Some(b'}') => {
