@@ -263,3 +263,45 @@ fn invalid_utf8_at_every_stretch_position() {
         }
     }
 }
+
+/// Object keys of every length around the 16- and 32-byte blocks the
+/// short-key path reads, with a quote, backslash, control byte or
+/// non-ASCII (valid or not) byte at every position, and the input ending
+/// right after the key or later: the same verdict, value and error as
+/// serde_json.
+#[test]
+fn keys_around_the_short_key_blocks() {
+    let specials: [&[u8]; 6] = [
+        b"\\n",
+        b"\\\"",
+        b"\x1F",
+        "é".as_bytes(),
+        b"\xFF",
+        b"\xE3\x81",
+    ];
+    for len in 0..40 {
+        let plain: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+        let mut keys = vec![plain.clone()];
+        for at in 0..=len {
+            for s in specials {
+                let mut key = plain.clone();
+                key.splice(at..at, s.iter().copied());
+                keys.push(key);
+            }
+        }
+        for key in keys {
+            for tail in [&b""[..], b" ", b"                                "] {
+                let mut doc = b"{\"".to_vec();
+                doc.extend_from_slice(&key);
+                doc.extend_from_slice(b"\":1}");
+                doc.extend_from_slice(tail);
+                agree::<Value>(&doc);
+                agree::<std::collections::BTreeMap<String, u8>>(&doc);
+                // Cut right after the key's closing quote, and inside it.
+                let cut = 2 + key.len() + 1;
+                agree::<Value>(&doc[..cut]);
+                agree::<Value>(&doc[..cut - 1]);
+            }
+        }
+    }
+}

@@ -269,6 +269,9 @@ impl<'de> de::Deserializer<'de> for MapKey<'_, 'de> {
     #[inline]
     fn deserialize_any<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.de.eat_char();
+        if let Some(key) = self.de.parse_short_key() {
+            return visitor.visit_borrowed_str(key);
+        }
         match self.de.parse_str()? {
             Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
             Reference::Copied(s) => visitor.visit_str(s),

@@ -68,6 +68,21 @@ impl<'de> Deserializer<'de> {
         end <= start + valid
     }
 
+    /// A short ASCII string without escapes (most object keys), read
+    /// inline; `None` leaves the cursor for [`Deserializer::parse_str`].
+    #[inline(always)]
+    pub(super) fn parse_short_key(&mut self) -> Option<&'de str> {
+        let input = self.input;
+        let start = self.index;
+        let at = start + kernels::scan_short_ascii(&input[start..])?;
+        if input[at] != b'"' {
+            return None;
+        }
+        self.index = at + 1;
+        // SAFETY: no byte before the closing quote is >= 0x80 (ASCII).
+        Some(unsafe { std::str::from_utf8_unchecked(&input[start..at]) })
+    }
+
     /// Reads a string whose opening quote was consumed, through its
     /// closing quote.
     #[inline]

@@ -1534,6 +1534,41 @@ pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> b
     false
 }
 
+/// The first special byte (`"`, `\\`, control) of `body` when it lies in
+/// its first 32 bytes and no byte before it is >= 0x80: the index, else
+/// `None` (a block would pass the end, no special byte there, or non-ASCII text;
+/// [`scan_start`] answers those). Object keys are short ASCII words: this
+/// is the whole scan for most of them, small enough to inline where keys
+/// are read.
+#[inline(always)]
+pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    if !ptr::eq(best(), &scalar::SCALAR) {
+        // Two blocks: keys of up to 31 bytes.
+        let mut at = 0;
+        while at + 16 <= body.len() && at < 32 {
+            // SAFETY: 16 bytes are in bounds; baseline instructions only.
+            let (m, h) = unsafe {
+                let v = Base16::load(body.as_ptr().add(at));
+                (v.special_mask(), v.high_mask())
+            };
+            if m != 0 {
+                // Any byte >= 0x80 at or before the special one: not ours.
+                if h & (m ^ (m - 1)) != 0 {
+                    return None;
+                }
+                return Some(at + first::<Base16>(m));
+            }
+            if h != 0 {
+                return None;
+            }
+            at += 16;
+        }
+    }
+    let _ = body;
+    None
+}
+
 /// [`scan_core`] for the start of an `unquote` body: most literals end
 /// within 16 bytes, so look there first with the baseline block (or byte by
 /// byte below 16 bytes) and only dispatch when they do not.
