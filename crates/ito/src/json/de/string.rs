@@ -3,9 +3,10 @@
 //! else is decoded into the scratch buffer segment by segment.
 //!
 //! UTF-8 is checked only for strings where the scan saw a byte >= 0x80,
-//! and only when the input did not arrive as `&str`. Errors and their
-//! positions are serde_json's, including its approximate column for
-//! invalid UTF-8 inside an escaped string.
+//! and only when the input did not arrive as `&str`; one check covers a
+//! stretch of input ahead, so most such strings need none of their own.
+//! Errors and their positions are serde_json's, including its approximate
+//! column for invalid UTF-8 inside an escaped string.
 //!
 //! The scan also proves facts about a string, which [`with_facts`] hands
 //! to types that cache them (`Str`): a string borrowed from the input has

@@ -1536,10 +1536,10 @@ pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> b
 
 /// The first special byte (`"`, `\\`, control) of `body` when it lies in
 /// its first 32 bytes and no byte before it is >= 0x80: the index, else
-/// `None` (a block would pass the end, no special byte there, or non-ASCII text;
-/// [`scan_start`] answers those). Object keys are short ASCII words: this
-/// is the whole scan for most of them, small enough to inline where keys
-/// are read.
+/// `None` (a block would pass the end, no special byte there, or
+/// non-ASCII text; [`scan_start`] answers those). Object keys are short
+/// ASCII words: this is the whole scan for most of them, small enough to
+/// inline where keys are read.
 #[inline(always)]
 pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
