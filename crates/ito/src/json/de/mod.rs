@@ -32,9 +32,11 @@
 //! ```text
 //! value:     skip whitespace (a SIMD kernel once past the first byte)
 //!            dispatch on the first byte
-//! string:    SIMD scan to the first `"`, `\` or control byte
+//! string:    SIMD scan to the first `"`, `\` or control byte (an object
+//!            key of up to 31 ASCII bytes: two 16-byte blocks, inline)
 //!            `"` first: borrow the slice (UTF-8 checked only if a byte
-//!                       >= 0x80 was seen and the input is not a `&str`)
+//!                       >= 0x80 was seen and the input is not a `&str`,
+//!                       4 KiB at a time, the valid stretch kept)
 //!            else:      decode escapes segment by segment into scratch
 //! number:    integer digits into a u64 while they fit (serde_json's
 //!            integer rules), floats from their text, correctly rounded
