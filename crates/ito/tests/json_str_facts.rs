@@ -298,3 +298,70 @@ fn clean_heap_strings_are_known_safe() {
         serde_json::to_string(&v).unwrap()
     );
 }
+
+/// A struct whose field names take every path of the serializer's
+/// key writing: short and clean, longer than 32 bytes, and needing escapes.
+#[derive(Serialize, Deserialize)]
+struct Names<S> {
+    a: S,
+    #[serde(rename = "a field name longer than thirty-two bytes")]
+    long: S,
+    #[serde(rename = "quote\"and/slash<é")]
+    escaped: S,
+}
+
+/// `Str` fields (known JSON-safe or not, from the parser or not) are
+/// written as `String` fields are, under every escaping policy and in
+/// both layouts.
+#[test]
+fn str_fields_render_as_string_fields_under_every_policy() {
+    let values = [
+        "",
+        "short",
+        "clean and long enough for the heap",
+        "/é<>&'\u{2028}\u{7f}\u{85} long enough for the heap",
+        "needs \"escaping\"\n",
+    ];
+    let policies = [
+        ito::json::Options::new(),
+        ito::json::Options::new().ascii_only(true),
+        ito::json::Options::new().escape_slash(true),
+        ito::json::Options::new().html_safe(true),
+        ito::json::Options::new().js_safe(true),
+        ito::json::Options::new().escape_del_and_c1(true),
+    ];
+    for v in values {
+        let theirs = Names {
+            a: v.to_owned(),
+            long: v.to_owned(),
+            escaped: v.to_owned(),
+        };
+        let text = serde_json::to_string(&theirs).unwrap();
+        let parsed: Names<Str> = ito::json::from_str(&text).unwrap();
+        let built = Names {
+            a: Str::from(v),
+            long: Str::from(v),
+            escaped: Str::from(v),
+        };
+        for ours in [&parsed, &built] {
+            for o in &policies {
+                let want = ito::json::to_vec_with(&theirs, o).unwrap();
+                assert_eq!(
+                    ito::json::to_vec_with(ours, o).unwrap(),
+                    want,
+                    "{v:?} {o:?}"
+                );
+                let want = ito::json::to_vec_pretty_with(&theirs, o).unwrap();
+                assert_eq!(
+                    ito::json::to_vec_pretty_with(ours, o).unwrap(),
+                    want,
+                    "{v:?} {o:?}"
+                );
+            }
+            assert_eq!(
+                ito::json::to_vec(ours).unwrap(),
+                serde_json::to_vec(&theirs).unwrap()
+            );
+        }
+    }
+}

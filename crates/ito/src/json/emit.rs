@@ -600,6 +600,37 @@ pub(crate) fn key_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &
     str(out, s, esc);
 }
 
+/// An object member whose value needs no escaping (a `Str` known
+/// JSON-safe): `,"key":"value"` with one reserve and one length update
+/// when the key is clean and at most 32 bytes; the value is copied as
+/// [`safe_str`] copies it.
+#[inline(always)]
+pub(crate) fn key_safe_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &str) {
+    let kb = k.as_bytes();
+    let n = s.len();
+    if esc.is_none() && kb.len() <= 32 {
+        out.reserve(kb.len() + 4 + n + 2);
+        let len = out.len();
+        // SAFETY: kb.len() + 4 + n + 2 bytes are reserved: the key (at
+        // most kb.len() + 4 bytes written at `o`) and the quoted value
+        // (n + 2) after its `w` bytes; everything up to the new length is
+        // initialised before `set_len`; `s` is not in `out`.
+        unsafe {
+            let o = out.as_mut_ptr().add(len);
+            if let Some(w) = short_key_at(o, lead, kb) {
+                let v = o.add(w);
+                *v = b'"';
+                copy_short(s.as_ptr(), v.add(1), n);
+                *v.add(n + 1) = b'"';
+                out.set_len(len + w + n + 2);
+                return;
+            }
+        }
+    }
+    key_slow(out, lead, k, esc);
+    safe_str(out, s, esc);
+}
+
 /// An object key with what precedes and follows it in compact output:
 /// `lead` (`,`, `{` or nothing), then `"key":`. Clean keys of up to 32
 /// bytes (nearly every struct field name) cost one reserve and a few word

@@ -565,6 +565,20 @@ impl<'s, 'a, const P: bool, O: Output> Compound<'s, 'a, P, O> {
             emit::key_str(self.ser.out.vec(), lead, key, self.ser.esc, v);
             return self.ser.value_done();
         }
+        // A `Str` field: copied with the key when known to need no
+        // escaping (what `Str`'s `Serialize` writes through
+        // `serialize_json_safe_str`), else as a `String` field.
+        if !P && typeid::of::<T>() == typeid::of::<crate::Str>() {
+            // SAFETY: `T` is `Str` (equal TypeIds; `Str` has no
+            // lifetimes), so `value` points to a valid `Str`.
+            let v = unsafe { &*(value as *const T).cast::<crate::Str>() };
+            if v.is_json_safe() {
+                emit::key_safe_str(self.ser.out.vec(), lead, key, self.ser.esc, v);
+            } else {
+                emit::key_str(self.ser.out.vec(), lead, key, self.ser.esc, v);
+            }
+            return self.ser.value_done();
+        }
         self.ser.str_key_after(lead, key);
         value.serialize(&mut *self.ser)?;
         self.ser.value_done()
