@@ -7,7 +7,9 @@
 //! (twitter's statuses, one per line, then `data/nostr/events.jsonl`) as
 //! a stream of `Value`s against serde_json's `StreamDeserializer`. For twitter
 //! typed, the floor: allocating and copying every string the typed value
-//! owns, nothing else. Every contender parses the same bytes (passed
+//! owns, nothing else. For the `Value` rows, the floor is serde_json's
+//! own `Value` building replayed from a token tape (`value_tape/mod.rs`):
+//! what a parser costs above it is its own work. Every contender parses the same bytes (passed
 //! through `black_box`) and its result is dropped inside the timed loop;
 //! results are checked equal to serde_json's first. Throughput is in
 //! input bytes.
@@ -34,6 +36,8 @@ use serde_json::Value;
 
 use ito_bench::docs::{Canada, Citm, Twitter};
 use ito_bench::{CITM, TWITTER};
+
+mod value_tape;
 
 const CANADA: &str = include_str!("../../data/corpus/canada.json");
 
@@ -104,6 +108,17 @@ fn strings(v: &Value, out: &mut Vec<String>) {
         Value::Object(o) => o.values().for_each(|v| strings(v, out)),
         _ => {}
     }
+}
+
+/// A `Value` row: the three parsers, then the floor (`value_tape/mod.rs`).
+fn value_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
+    let mut v = contenders::<Value>(input);
+    let tape: &'static value_tape::Tape = Box::leak(Box::new(value_tape::Tape::of(input)));
+    v.push((
+        "floor (Value from tokens)",
+        Box::new(move || drop(black_box(black_box(tape).replay()))),
+    ));
+    v
 }
 
 /// twitter typed's floor: allocate and copy each owned string.
@@ -249,17 +264,17 @@ fn workloads() -> Vec<Workload> {
         Workload {
             name: "twitter Value",
             bytes: t.len(),
-            contenders: contenders::<Value>(t),
+            contenders: value_contenders(t),
         },
         Workload {
             name: "citm Value",
             bytes: c.len(),
-            contenders: contenders::<Value>(c),
+            contenders: value_contenders(c),
         },
         Workload {
             name: "canada Value",
             bytes: k.len(),
-            contenders: contenders::<Value>(k),
+            contenders: value_contenders(k),
         },
         {
             let lines = json_lines();
