@@ -20,7 +20,9 @@
 //! (whose facts the parser's scan set, so clean strings are copied
 //! without a second scan) and once with `String`s; serde_json's parse and
 //! render of the `String` tree for reference. All three render the same
-//! bytes (checked first).
+//! bytes (checked first). "twitter Str parse" and "twitter Str render"
+//! time its two halves apart, the render with a copy of its output as the
+//! floor.
 //!
 //! First a summary (contenders alternated, `DE_ROUNDS` rounds, best
 //! kept), then criterion groups. `DE_SUMMARY=only` skips criterion;
@@ -228,6 +230,57 @@ fn reparse_render() -> Vec<Parse<'static>> {
     ]
 }
 
+/// The two halves of "twitter reparse-render" on their own: the parse
+/// into `Str` fields against `String` fields, then the render of each
+/// tree, with a copy of the rendered bytes as the render's floor (a render
+/// cannot cost less than writing its output).
+fn reparse_render_halves() -> (Vec<Parse<'static>>, Vec<Parse<'static>>) {
+    use ito_bench::docs::with_str;
+    let input = TWITTER.as_bytes();
+    let parse: Vec<Parse<'static>> = vec![
+        (
+            "ito Str",
+            Box::new(move || {
+                drop(black_box(
+                    ito::json::from_slice::<with_str::Twitter>(black_box(input)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "ito String",
+            Box::new(move || {
+                drop(black_box(
+                    ito::json::from_slice::<Twitter>(black_box(input)).unwrap(),
+                ))
+            }),
+        ),
+    ];
+    let with_str: &'static with_str::Twitter =
+        Box::leak(Box::new(ito::json::from_slice(input).unwrap()));
+    let with_string: &'static Twitter = Box::leak(Box::new(ito::json::from_slice(input).unwrap()));
+    let output: &'static [u8] = ito::json::to_vec(with_str).unwrap().leak();
+    assert!(ito::json::to_vec(with_string).unwrap() == output);
+    let render: Vec<Parse<'static>> = vec![
+        (
+            "ito Str",
+            Box::new(move || drop(black_box(ito::json::to_vec(black_box(with_str)).unwrap()))),
+        ),
+        (
+            "ito String",
+            Box::new(move || {
+                drop(black_box(
+                    ito::json::to_vec(black_box(with_string)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "copy of the output",
+            Box::new(move || drop(black_box(black_box(output).to_vec()))),
+        ),
+    ];
+    (parse, render)
+}
+
 struct Workload {
     name: &'static str,
     bytes: usize,
@@ -236,6 +289,7 @@ struct Workload {
 
 fn workloads() -> Vec<Workload> {
     let (t, c, k) = (TWITTER.as_bytes(), CITM.as_bytes(), CANADA.as_bytes());
+    let (str_parse, str_render) = reparse_render_halves();
     vec![
         Workload {
             name: "twitter typed",
@@ -260,6 +314,16 @@ fn workloads() -> Vec<Workload> {
             name: "twitter reparse-render",
             bytes: t.len(),
             contenders: reparse_render(),
+        },
+        Workload {
+            name: "twitter Str parse",
+            bytes: t.len(),
+            contenders: str_parse,
+        },
+        Workload {
+            name: "twitter Str render",
+            bytes: t.len(),
+            contenders: str_render,
         },
         Workload {
             name: "twitter Value",
