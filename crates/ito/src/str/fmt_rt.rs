@@ -176,10 +176,16 @@ impl<'b> Writer<'b> {
     /// If fewer bytes than announced were written.
     #[inline(always)]
     pub fn finish(self) -> Str {
-        // Checked first, so that a panic still frees the allocation.
-        assert!(self.pos == self.len, "ito::Str writer underflow");
-        // Read the fields out without running `Drop`.
+        // Read the fields out without running `Drop`. Wrapping first keeps
+        // the fields in registers: a check before it kept the writer alive
+        // (for its drop on unwinding), and the move into the wrapper then
+        // reloaded its stores with a wider load that missed store
+        // forwarding (a 3-piece `format!` of 36 bytes: 24.8 ns against
+        // 21 ns). An underflow frees the allocation itself.
         let this = std::mem::ManuallyDrop::new(self);
+        if this.pos != this.len {
+            underflow(this.base, this.len);
+        }
         if this.len <= INLINE_CAP {
             // SAFETY: `base` is the caller's buffer, zeroed in `new` and
             // borrowed by this writer for `'b`.
@@ -197,6 +203,20 @@ impl<'b> Writer<'b> {
             }
         }
     }
+}
+
+/// A writer finished short of its announced length: free its allocation
+/// (the writer itself is not dropped) and panic.
+#[cold]
+#[inline(never)]
+fn underflow(base: *mut u8, len: usize) -> ! {
+    if len > INLINE_CAP {
+        // SAFETY: allocated in `Writer::new` with capacity `len`; the
+        // writer that owned it was wrapped in `ManuallyDrop` and is not
+        // used again.
+        unsafe { heap::free_data(base, len) }
+    }
+    panic!("ito::Str writer underflow");
 }
 
 impl Drop for Writer<'_> {
