@@ -9,10 +9,10 @@
 //! typed, the floor: allocating and copying every string the typed value
 //! owns, nothing else. For the `Value` rows, the floor is serde_json's
 //! own `Value` building replayed from a token tape (`value_tape/mod.rs`):
-//! what a parser costs above it is its own work. Every contender parses the same bytes (passed
-//! through `black_box`) and its result is dropped inside the timed loop;
-//! results are checked equal to serde_json's first. Throughput is in
-//! input bytes.
+//! what a parser costs above it is its own work. Every contender parses
+//! the same bytes (passed through `black_box`) and its result is dropped
+//! inside the timed loop; results are checked equal to serde_json's
+//! first. Throughput is in input bytes.
 //!
 //! "twitter reparse-render" is what a relay or API server does with a
 //! document it keeps: parse twitter.json into the typed tree, then render
