@@ -154,17 +154,24 @@ struct Items<'r, 'a> {
     left: u32,
 }
 
+impl<'de> Items<'_, 'de> {
+    /// The next element or key, if any are left.
+    fn next<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Never> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.r).map(Some)
+    }
+}
+
 impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
     type Error = Never;
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Never> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(&mut *self.r).map(Some)
+        self.next(seed)
     }
 }
 
@@ -174,11 +181,7 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Never> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(&mut *self.r).map(Some)
+        self.next(seed)
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Never> {
         seed.deserialize(&mut *self.r)
