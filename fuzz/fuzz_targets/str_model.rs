@@ -33,6 +33,11 @@ struct Scenario {
     actions: Vec<Action>,
 }
 
+/// The longest string a scenario may build: `Join` and `Concat` of held
+/// strings double the total at every step, and 64 unbounded steps end in
+/// an out-of-memory abort of the fuzzer instead of a finding.
+const MAX_LEN: usize = 1 << 12;
+
 fn json_safe(s: &str) -> bool {
     !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
@@ -57,7 +62,7 @@ fuzz_target!(|sc: Scenario| {
     for action in sc.actions.into_iter().take(64) {
         let n = held.len();
         match action {
-            Action::Push(p) => {
+            Action::Push(p) if model.len() + p.len() <= MAX_LEN => {
                 buf.push_str(&p);
                 model.push_str(&p);
             }
@@ -71,7 +76,10 @@ fuzz_target!(|sc: Scenario| {
             }
             Action::Reserve(r) => buf.reserve(r as usize * 4),
             Action::Freeze => {
-                held.push((std::mem::take(&mut buf).freeze(), std::mem::take(&mut model)));
+                held.push((
+                    std::mem::take(&mut buf).freeze(),
+                    std::mem::take(&mut model),
+                ));
             }
             Action::Snapshot => held.push((Str::from(buf.as_str()), model.clone())),
             Action::Clone(i) if n > 0 => {
@@ -84,16 +92,31 @@ fuzz_target!(|sc: Scenario| {
             Action::Concat(a, b, p) if n > 0 => {
                 let (sa, ma) = &held[a as usize % n];
                 let (sb, mb) = &held[b as usize % n];
+                if ma.len() + p.len() + mb.len() > MAX_LEN {
+                    continue;
+                }
                 held.push((Str::concat(&[sa, &p, sb]), format!("{ma}{p}{mb}")));
             }
             Action::Join(sep) => {
+                let total: usize = held.iter().map(|(_, m)| m.len() + sep.len()).sum();
+                if total > MAX_LEN {
+                    continue;
+                }
                 let s = Str::join(&sep, held.iter().map(|(s, _)| s));
-                let m = held.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>().join(&sep);
+                let m = held
+                    .iter()
+                    .map(|(_, m)| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(&sep);
                 held.push((s, m));
             }
             Action::Format(a, b, x) if n > 0 => {
                 let (sa, ma) = &held[a as usize % n];
                 let (sb, mb) = &held[b as usize % n];
+                // `{:?}` writes at most 10 bytes per char (`\u{10ffff}`).
+                if ma.len() + 10 * mb.len() > MAX_LEN {
+                    continue;
+                }
                 let s = ito::format!("{sa}{x}{sb:?}{x:>9}");
                 held.push((s, format!("{ma}{x}{mb:?}{x:>9}")));
             }
@@ -104,6 +127,9 @@ fuzz_target!(|sc: Scenario| {
             }
             Action::ConcatMacro(a, k) if n > 0 => {
                 let (sa, ma) = &held[a as usize % n];
+                if ma.len() > MAX_LEN {
+                    continue;
+                }
                 held.push((ito::concat!(sa, "-", k, '✓'), format!("{ma}-{k}✓")));
             }
             Action::Collect(chars) => {
