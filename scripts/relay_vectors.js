@@ -20,6 +20,13 @@ const strings = [
   "<script>alert('x')</script> & more",
   "duplicate: already have this event",
   "x".repeat(300) + "\n" + "y".repeat(40),
+  // Long text of every UTF-8 width, past 256 bytes and other powers of two:
+  // a reader that guesses a buffer size cuts such text at a character
+  // boundary, which long ASCII alone never shows.
+  "é".repeat(128),
+  "😀".repeat(64) + "!",
+  "日本語のテキストは一文字が三バイトです。".repeat(14),
+  "aé中😀\n".repeat(410),
 ];
 
 function hex(seed, n) {
@@ -51,7 +58,7 @@ function looseTags(tags) {
 
 const cases = [];
 strings.forEach((s, i) => {
-  const sub = s.slice(0, 64) || "sub";
+  const sub = Array.from(s).slice(0, 64).join("") || "sub"; // whole characters
   const tags = [["e", hex(i + 1, 32)], ["t", s, "a/b"], ["p", hex(i + 2, 32), "wss://relay.example/" + i]];
   const event = {
     id: hex(i, 32),

@@ -7,7 +7,7 @@
 //! drop them meanwhile.
 
 use crate::event::{Fields, Shape};
-use crate::js::{Fail, Js};
+use crate::js::{Fail, Js, Surrogates};
 use ito::nostr::batch::{self, Check, Verdict};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -111,7 +111,10 @@ pub fn verify_events(
     for i in 0..len {
         let item = js.element(array, i).map_err(|f| js.throw(f))?;
         out.push(match js.type_of(item) {
-            napi::sys::ValueType::napi_string => js.string(item).map(String::into_bytes),
+            napi::sys::ValueType::napi_string => js
+                .string(item, Surrogates::Reject)
+                .ok()
+                .map(String::into_bytes),
             napi::sys::ValueType::napi_object => match js.bytes(item) {
                 Some(bytes) => Some(bytes.to_vec()),
                 None => match Fields::read(js, item, Shape::Signed, &mut scratch) {
@@ -206,9 +209,12 @@ pub fn verify_jsonl(
     let value = buffer.raw();
     let buf = match js.bytes(value) {
         Some(bytes) => bytes.to_vec(),
-        None => match js.string(value) {
-            Some(text) => text.into_bytes(),
-            None => {
+        // As `Buffer.from(text)` would: a lone surrogate becomes U+FFFD and
+        // its line fails its id check, where refusing the whole text would
+        // lose every other line's answer.
+        None => match js.string(value, Surrogates::Replace) {
+            Ok(text) => text.into_bytes(),
+            Err(_) => {
                 return Err(js.throw(Fail::Type(
                     "verifyJsonl: expected a Uint8Array or a string".into(),
                 )))

@@ -5,7 +5,7 @@
 //! against `JSON.stringify` in JavaScript followed by a native parse, this
 //! is the faster way in for `getEventHash` (README.md, "Design").
 
-use crate::js::{Fail, Js, Raw};
+use crate::js::{Fail, Js, Raw, Surrogates};
 use ito::nostr::{Event, Tags};
 use std::borrow::Cow;
 
@@ -57,9 +57,11 @@ impl Fields {
         f.kind = integer(js, object, c"kind", "kind", u64::from(u16::MAX))? as u16;
         f.tags = tags_json(js, js.property(object, c"tags")?, scratch)?;
         let content = js.property(object, c"content")?;
-        f.content = js
-            .string(content)
-            .ok_or_else(|| Fail::value("`content`: not a string", "content", 0))?;
+        f.content = js.string(content, Surrogates::Reject).map_err(|e| {
+            e.into_fail("content", || {
+                Fail::value("`content`: not a string", "content", 0)
+            })
+        })?;
         if shape == Shape::Signed {
             f.id = hex_field(js, object, c"id", "id", scratch)?;
             f.sig = hex_field(js, object, c"sig", "sig", scratch)?;
@@ -93,8 +95,8 @@ fn hex_field<const N: usize>(
 ) -> Result<[u8; N], Fail> {
     let value = js.property(object, key)?;
     scratch.clear();
-    js.string_into(value, scratch)
-        .ok_or_else(|| Fail::value(format!("`{name}`: not a string"), name, 0))?;
+    js.string_into(value, scratch, Surrogates::Replace)
+        .map_err(|_| Fail::value(format!("`{name}`: not a string"), name, 0))?;
     ito::hex::decode_array_lower::<N>(scratch)
         .map_err(|e| Fail::value(format!("`{name}`: {e}"), name, e.offset()))
 }
@@ -151,7 +153,8 @@ fn tags_json(js: Js, tags: Raw, scratch: &mut Vec<u8>) -> Result<String, Fail> {
         for j in 0..len {
             let item = js.element(tag, j)?;
             scratch.clear();
-            js.string_into(item, scratch).ok_or_else(bad_tag)?;
+            js.string_into(item, scratch, Surrogates::Reject)
+                .map_err(|e| e.into_fail("tags", bad_tag))?;
             if j > 0 {
                 out.push(b',');
             }

@@ -5,7 +5,7 @@
 //! The binding only keeps the names: which subscription owns which filter
 //! number, so that `matches` answers with subscription ids.
 
-use crate::js::{Fail, Js};
+use crate::js::{Fail, Js, Raw, Surrogates};
 use ito::nostr::{Event, Filter};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -71,8 +71,9 @@ impl FilterIndex {
     /// `Error` with `offset` (into `filters`) for malformed filters; the
     /// index is unchanged then.
     #[napi(ts_args_type = "subId: string, filters: string | Uint8Array")]
-    pub fn add(&mut self, env: Env, sub_id: String, filters: Unknown<'_>) -> Result<()> {
+    pub fn add(&mut self, env: Env, sub_id: Unknown<'_>, filters: Unknown<'_>) -> Result<()> {
         let js = Js::new(&env);
+        let sub_id = sub_id_of(js, sub_id.raw(), "FilterIndex.add")?;
         let text = text_of(
             js,
             filters.raw(),
@@ -84,7 +85,7 @@ impl FilterIndex {
             Filter::parse(&text).map(|f| vec![f])
         }
         .map_err(|e| js.throw(Fail::from(e)))?;
-        self.remove(sub_id.clone());
+        self.close(&sub_id);
         let slot = self.free.pop().unwrap_or(self.slots.len());
         let numbers = parsed
             .into_iter()
@@ -110,9 +111,15 @@ impl FilterIndex {
     }
 
     /// Closes subscription `subId`; returns whether it was open.
-    #[napi]
-    pub fn remove(&mut self, sub_id: String) -> bool {
-        let Some(slot) = self.by_id.remove(&sub_id) else {
+    #[napi(ts_args_type = "subId: string")]
+    pub fn remove(&mut self, env: Env, sub_id: Unknown<'_>) -> Result<bool> {
+        let js = Js::new(&env);
+        let sub_id = sub_id_of(js, sub_id.raw(), "FilterIndex.remove")?;
+        Ok(self.close(&sub_id))
+    }
+
+    fn close(&mut self, sub_id: &str) -> bool {
+        let Some(slot) = self.by_id.remove(sub_id) else {
             return false;
         };
         if let Some(sub) = self.slots[slot].take() {
@@ -143,12 +150,15 @@ impl FilterIndex {
             None => {
                 // The text buffer is kept between calls: no allocation.
                 self.text.clear();
-                js.string_into(value, &mut self.text).ok_or_else(|| {
-                    js.throw(Fail::Type(
-                        "FilterIndex.matches: expected the event's JSON as a string or Uint8Array"
-                            .into(),
-                    ))
-                })?;
+                js.string_into(value, &mut self.text, Surrogates::Reject)
+                    .map_err(|e| {
+                        js.throw(e.into_fail("event", || {
+                            Fail::Type(
+                                "FilterIndex.matches: expected the event's JSON as a string or Uint8Array"
+                                    .into(),
+                            )
+                        }))
+                    })?;
                 &self.text[..]
             }
         };
@@ -178,11 +188,21 @@ impl FilterIndex {
     }
 }
 
-fn text_of(js: Js, value: crate::js::Raw, wrong_type: &str) -> Result<Vec<u8>> {
+fn text_of(js: Js, value: Raw, wrong_type: &str) -> Result<Vec<u8>> {
     if let Some(bytes) = js.bytes(value) {
         return Ok(bytes.to_vec());
     }
-    js.string(value)
+    js.string(value, Surrogates::Reject)
         .map(String::into_bytes)
-        .ok_or_else(|| js.throw(Fail::Type(wrong_type.into())))
+        .map_err(|e| js.throw(e.into_fail("filters", || Fail::Type(wrong_type.into()))))
+}
+
+/// A subscription id. One holding a lone surrogate is refused: written as
+/// U+FFFD, distinct ids would become one.
+fn sub_id_of(js: Js, value: Raw, function: &str) -> Result<String> {
+    js.string(value, Surrogates::Reject).map_err(|e| {
+        js.throw(e.into_fail("subId", || {
+            Fail::Type(format!("{function}: subId must be a string"))
+        }))
+    })
 }

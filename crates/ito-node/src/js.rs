@@ -52,6 +52,45 @@ impl From<ito::nostr::Error> for Fail {
     }
 }
 
+/// What to do with a lone surrogate (half of a UTF-16 pair), which has no
+/// UTF-8 form.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Surrogates {
+    /// Refuse the string: what is hashed or signed must be the text itself
+    /// (nostr-tools hashes `JSON.stringify`'s `\udXXX` escape instead, an
+    /// event that ito's parser and serde_json-based relays reject).
+    Reject,
+    /// Write U+FFFD, as `TextEncoder` does (nostr-tools encodes NIP-19 TLV
+    /// strings with it).
+    Replace,
+}
+
+/// Why a value could not be read as a string.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum StringFail {
+    /// It is not a string.
+    NotString,
+    /// It holds a lone surrogate at UTF-16 index `index`.
+    LoneSurrogate { index: usize, unit: u16 },
+}
+
+impl StringFail {
+    /// The error for a string field `name`: a lone surrogate is named with
+    /// its index in the string; `not_string` describes the other case.
+    pub(crate) fn into_fail(self, name: &'static str, not_string: impl FnOnce() -> Fail) -> Fail {
+        match self {
+            StringFail::NotString => not_string(),
+            StringFail::LoneSurrogate { index, unit } => Fail::value(
+                format!(
+                    "`{name}`: lone surrogate U+{unit:04X} at index {index} (half of a UTF-16 pair has no UTF-8 form)"
+                ),
+                name,
+                index,
+            ),
+        }
+    }
+}
+
 /// The Node-API environment of the current call.
 #[derive(Clone, Copy)]
 pub(crate) struct Js {
@@ -100,58 +139,130 @@ impl Js {
         Ok(out)
     }
 
-    /// Appends the UTF-8 of a string value to `out` (lone surrogates become
-    /// U+FFFD, as `TextEncoder` writes them); `None` if it is no string.
-    pub(crate) fn string_into(&self, value: Raw, out: &mut Vec<u8>) -> Option<()> {
-        // One call when the string fits the spare capacity (most do); a
-        // string that filled it exactly may be cut, so its length is asked.
-        const GUESS: usize = 256;
-        out.reserve(GUESS);
-        let spare = out.capacity() - out.len();
+    /// Appends the UTF-8 of a string value to `out`.
+    ///
+    /// A lone surrogate (half of a UTF-16 pair) has no UTF-8 form:
+    /// [`Surrogates::Reject`] answers [`StringFail::LoneSurrogate`] for it,
+    /// [`Surrogates::Replace`] writes U+FFFD, as `TextEncoder` does.
+    ///
+    /// The buffer is sized from a bound that holds for every string, its
+    /// UTF-16 length × 3 (a unit writes at most three bytes, a pair of
+    /// units four), so one call always writes the whole string. Node-API
+    /// stops at a character boundary when a buffer is short, so the count
+    /// it writes cannot tell a cut string from a whole one.
+    pub(crate) fn string_into(
+        &self,
+        value: Raw,
+        out: &mut Vec<u8>,
+        surrogates: Surrogates,
+    ) -> Result<(), StringFail> {
+        let units = self.utf16_len(value).ok_or(StringFail::NotString)?;
+        // Past 16 Ki units, the exact length (a scan of the string) keeps a
+        // large string from reserving three times its size.
+        let bytes = if units <= 1 << 14 {
+            units * 3
+        } else {
+            self.utf8_len(value).ok_or(StringFail::NotString)?
+        };
+        let bound = bytes.checked_add(1).ok_or(StringFail::NotString)?;
+        out.reserve(bound);
+        let start = out.len();
         let mut written = 0usize;
-        // SAFETY: the buffer is the vector's spare capacity, `spare` bytes
-        // long; Node-API writes at most `spare - 1` bytes and a NUL.
+        // SAFETY: the buffer is the vector's spare capacity, at least
+        // `bound` bytes long; Node-API writes at most `bound - 1` bytes and
+        // a NUL, and reports the bytes before the NUL in `written`.
         let status = unsafe {
             sys::napi_get_value_string_utf8(
                 self.env,
                 value,
-                out.as_mut_ptr().add(out.len()).cast(),
-                spare,
+                out.as_mut_ptr().add(start).cast(),
+                bound,
+                &mut written,
+            )
+        };
+        if status != sys::Status::napi_ok || written >= bound {
+            return Err(StringFail::NotString);
+        }
+        // SAFETY: Node-API initialised `written` bytes of spare capacity.
+        unsafe { out.set_len(start + written) };
+        // Every unit that is not ASCII writes two or more bytes, so a
+        // string as long in bytes as in units is ASCII and has no surrogate.
+        // Otherwise a lone surrogate shows as U+FFFD; one found there is
+        // told from a U+FFFD of the text by the string's UTF-16.
+        if surrogates == Surrogates::Reject
+            && written != units
+            && memchr::memmem::find(&out[start..], "\u{FFFD}".as_bytes()).is_some()
+        {
+            if let Some(fail) = self.lone_surrogate(value, units) {
+                out.truncate(start);
+                return Err(fail);
+            }
+        }
+        Ok(())
+    }
+
+    /// The length of a string value in UTF-16 units (a constant-time
+    /// call); `None` if it is no string.
+    fn utf16_len(&self, value: Raw) -> Option<usize> {
+        let mut units = 0usize;
+        // SAFETY: a null buffer asks for the length only; valid out-pointer.
+        let status = unsafe {
+            sys::napi_get_value_string_utf16(self.env, value, ptr::null_mut(), 0, &mut units)
+        };
+        (status == sys::Status::napi_ok).then_some(units)
+    }
+
+    /// The length of a string value's UTF-8 in bytes (lone surrogates
+    /// counted as U+FFFD); `None` if it is no string.
+    fn utf8_len(&self, value: Raw) -> Option<usize> {
+        let mut bytes = 0usize;
+        // SAFETY: a null buffer asks for the length only; valid out-pointer.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(self.env, value, ptr::null_mut(), 0, &mut bytes)
+        };
+        (status == sys::Status::napi_ok).then_some(bytes)
+    }
+
+    /// The first lone surrogate of a string of `units` UTF-16 units.
+    fn lone_surrogate(&self, value: Raw, units: usize) -> Option<StringFail> {
+        let mut text: Vec<u16> = Vec::with_capacity(units + 1);
+        let mut written = 0usize;
+        // SAFETY: the buffer holds `units + 1` units: the string and a NUL.
+        let status = unsafe {
+            sys::napi_get_value_string_utf16(
+                self.env,
+                value,
+                text.as_mut_ptr(),
+                units + 1,
                 &mut written,
             )
         };
         if status != sys::Status::napi_ok {
             return None;
         }
-        if written + 1 < spare {
-            // SAFETY: Node-API initialised `written` bytes of spare capacity.
-            unsafe { out.set_len(out.len() + written) };
-            return Some(());
+        // SAFETY: Node-API initialised `written` (at most `units`) units.
+        unsafe { text.set_len(written.min(units)) };
+        let mut index = 0usize;
+        for c in char::decode_utf16(text.iter().copied()) {
+            match c {
+                Ok(c) => index += c.len_utf16(),
+                Err(e) => {
+                    return Some(StringFail::LoneSurrogate {
+                        index,
+                        unit: e.unpaired_surrogate(),
+                    })
+                }
+            }
         }
-        let mut len = 0usize;
-        // SAFETY: a null buffer asks for the length only.
-        unsafe { sys::napi_get_value_string_utf8(self.env, value, ptr::null_mut(), 0, &mut len) };
-        out.reserve(len + 1);
-        // SAFETY: as above, with room for `len` bytes and the NUL.
-        unsafe {
-            sys::napi_get_value_string_utf8(
-                self.env,
-                value,
-                out.as_mut_ptr().add(out.len()).cast(),
-                len + 1,
-                &mut written,
-            );
-            out.set_len(out.len() + written);
-        }
-        Some(())
+        None
     }
 
     /// A string value as a Rust `String`.
-    pub(crate) fn string(&self, value: Raw) -> Option<String> {
+    pub(crate) fn string(&self, value: Raw, surrogates: Surrogates) -> Result<String, StringFail> {
         let mut out = Vec::new();
-        self.string_into(value, &mut out)?;
+        self.string_into(value, &mut out, surrogates)?;
         // Node-API writes well-formed UTF-8.
-        String::from_utf8(out).ok()
+        String::from_utf8(out).map_err(|_| StringFail::NotString)
     }
 
     /// A number value.

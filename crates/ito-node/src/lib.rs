@@ -31,7 +31,7 @@ mod nip19;
 pub use nip19::{AddressPointerJs, EventPointerJs, ProfilePointerJs};
 
 use event::{Fields, Shape};
-use js::{Fail, Js};
+use js::{Fail, Js, Surrogates};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
@@ -48,7 +48,7 @@ pub fn verify_event(env: Env, event: Unknown<'_>) -> Result<bool> {
     let value = event.raw();
     match js.type_of(value) {
         napi::sys::ValueType::napi_string => {
-            let Some(json) = js.string(value) else {
+            let Ok(json) = js.string(value, Surrogates::Reject) else {
                 return Ok(false);
             };
             Ok(verify_json(json.as_bytes()))

@@ -4,7 +4,7 @@
 //! `nsec`, pointer objects for the others. The codec is
 //! `ito::nostr::nip19`'s.
 
-use crate::js::{Fail, Js, Raw};
+use crate::js::{Fail, Js, Raw, Surrogates};
 use ito::nostr::nip19::{self, AddressPointer, EventPointer, Nip19, ProfilePointer};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -51,8 +51,8 @@ fn fail(e: nip19::Error) -> Fail {
 }
 
 fn text(js: Js, value: Raw, function: &str) -> std::result::Result<String, Fail> {
-    js.string(value)
-        .ok_or_else(|| Fail::Type(format!("nip19.{function}: expected a string")))
+    js.string(value, Surrogates::Replace)
+        .map_err(|_| Fail::Type(format!("nip19.{function}: expected a string")))
 }
 
 fn hex32(value: &str, field: &'static str) -> std::result::Result<[u8; 32], Fail> {
@@ -201,8 +201,8 @@ pub fn nevent_encode(env: Env, event: Unknown<'_>) -> Result<String> {
             author: optional(js, p, c"author")?
                 .map(|v| {
                     let a = js
-                        .string(v)
-                        .ok_or_else(|| Fail::value("`author`: not a string", "author", 0))?;
+                        .string(v, Surrogates::Replace)
+                        .map_err(|_| Fail::value("`author`: not a string", "author", 0))?;
                     hex32(&a, "author")
                 })
                 .transpose()?,
@@ -247,8 +247,8 @@ fn required_str(
     name: &'static str,
 ) -> std::result::Result<String, Fail> {
     let value = js.property(object, key)?;
-    js.string(value)
-        .ok_or_else(|| Fail::value(format!("`{name}`: not a string"), name, 0))
+    js.string(value, Surrogates::Replace)
+        .map_err(|_| Fail::value(format!("`{name}`: not a string"), name, 0))
 }
 
 /// `object[key]` unless it is `undefined` or `null`.
@@ -283,7 +283,7 @@ fn relays(js: Js, object: Raw) -> std::result::Result<Vec<String>, Fail> {
     (0..len)
         .map(|i| {
             let item = js.element(list, i)?;
-            js.string(item).ok_or_else(|| {
+            js.string(item, Surrogates::Replace).map_err(|_| {
                 Fail::value(
                     format!("`relays`: relay {i} is not a string"),
                     "relays",

@@ -604,6 +604,7 @@ pub(crate) fn key_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &
 /// JSON-safe): `,"key":"value"` with one reserve and one length update
 /// when the key is clean and at most 32 bytes; the value is copied as
 /// [`safe_str`] copies it.
+#[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline(always)]
 pub(crate) fn key_safe_str(out: &mut Vec<u8>, lead: Lead, k: &str, esc: Esc<'_>, s: &str) {
     let kb = k.as_bytes();

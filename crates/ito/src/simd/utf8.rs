@@ -21,6 +21,7 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<&str, usize> {
 
 /// The length of the longest valid UTF-8 prefix of `bytes` (a prefix
 /// that ends at a char boundary; `bytes.len()` when all of it is valid).
+#[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline]
 pub(crate) fn valid_up_to(bytes: &[u8]) -> usize {
     #[cfg(not(miri))]

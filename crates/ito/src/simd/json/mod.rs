@@ -1540,6 +1540,7 @@ pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> b
 /// non-ASCII text; [`scan_start`] answers those). Object keys are short
 /// ASCII words: this is the whole scan for most of them, small enough to
 /// inline where keys are read.
+#[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline(always)]
 pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
     #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
