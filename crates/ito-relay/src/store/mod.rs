@@ -1,0 +1,198 @@
+//! Where events live: the [`EventStore`] trait, [`MemoryStore`] (tests and
+//! embedding) and [`LmdbStore`] (the default, durable).
+//!
+//! Both stores are ordered key-value tables underneath (see `keys.rs` for
+//! the layout); the NIP rules for writing and the query engine are written
+//! once over those tables, so the two stores cannot disagree.
+//!
+//! # A store on a distributed database
+//!
+//! When one machine is not enough, a store for PostgreSQL, FoundationDB or
+//! the like implements the same four methods. The contract that matters is
+//! in [`EventStore::write_batch`]: it applies a batch in one transaction
+//! and returns only after the commit is durable, and it returns a batch
+//! number that grows with each commit; [`EventStore::query`] reads one
+//! consistent snapshot and says which batch number that snapshot includes.
+//! On FoundationDB the tables of `keys.rs` map one to one onto key ranges
+//! (the order keys already sort newest first), the writer's batch is one
+//! transaction, and the batch number is a versionstamp. On PostgreSQL the
+//! events become one table with the canonical JSON in a `bytea` column and
+//! B-tree indexes on `(pubkey, created_at DESC, id)`, `(kind, created_at
+//! DESC, id)` and a tag table `(name, value, created_at DESC, id)`; a
+//! query is one `ORDER BY created_at DESC, id LIMIT n` per filter, merged
+//! as here, and the batch number a sequence read inside the snapshot
+//! (`REPEATABLE READ`). The NIP rules of `engine.rs` need only "get",
+//! "seek", "put" and "delete" inside a transaction, so they carry over by
+//! implementing the crate's table traits on the transaction type; several
+//! relay processes can then share the database, each with its own live
+//! fan-out fed by the database's change feed (FoundationDB watches,
+//! PostgreSQL `LISTEN`/`NOTIFY`).
+
+mod engine;
+mod keys;
+mod lmdb;
+mod memory;
+mod query;
+
+pub use lmdb::{LmdbStore, DEFAULT_MAP_SIZE};
+pub use memory::MemoryStore;
+
+use ito::nostr::Filter;
+use std::fmt;
+
+/// What became of one event given to [`EventStore::write_batch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Stored (and committed, once `write_batch` returns).
+    Stored,
+    /// Ephemeral: accepted for live delivery, never stored.
+    Ephemeral,
+    /// Already stored.
+    Duplicate,
+    /// A replaceable or addressable event older than the one stored at its
+    /// address (or as old with a higher id): not stored.
+    Superseded,
+    /// Named by its author's deletion request: not stored.
+    Deleted,
+    /// Expired (NIP-40) on arrival: not stored.
+    Expired,
+    /// Not a parseable event: not stored.
+    Invalid,
+}
+
+impl Outcome {
+    /// The `OK` message's `accepted` flag and text (NIP-01 prefixes).
+    ///
+    /// ```
+    /// use ito_relay::Outcome;
+    /// assert_eq!(Outcome::Stored.ok_message(), (true, ""));
+    /// assert!(Outcome::Deleted.ok_message().1.starts_with("blocked:"));
+    /// ```
+    pub fn ok_message(self) -> (bool, &'static str) {
+        match self {
+            Outcome::Stored | Outcome::Ephemeral => (true, ""),
+            Outcome::Duplicate => (true, "duplicate: already have this event"),
+            Outcome::Superseded => (false, "duplicate: a newer event is stored at this address"),
+            Outcome::Deleted => (false, "blocked: this event was deleted by its author"),
+            Outcome::Expired => (false, "invalid: event has expired"),
+            Outcome::Invalid => (false, "invalid: not a well-formed event"),
+        }
+    }
+
+    /// Whether the event goes to live subscribers.
+    pub fn is_live(self) -> bool {
+        matches!(self, Outcome::Stored | Outcome::Ephemeral)
+    }
+}
+
+/// A store failure.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database engine failed (I/O, map full, ...).
+    Backend(String),
+    /// A stored row does not parse.
+    Corrupt(String),
+    /// An event given to `write_batch` does not parse.
+    Invalid(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Backend(m) => write!(f, "database: {m}"),
+            StoreError::Corrupt(m) => write!(f, "corrupt stored event: {m}"),
+            StoreError::Invalid(m) => write!(f, "invalid event: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The result of one committed batch.
+#[derive(Debug)]
+pub struct Batch {
+    /// One outcome per event, in input order.
+    pub outcomes: Vec<Outcome>,
+    /// The batch number this commit got (grows by one per commit).
+    pub seq: u64,
+}
+
+/// A place to keep events, with NIP-01/09/40 semantics.
+///
+/// ```
+/// use ito_relay::{EventStore, MemoryStore, Outcome};
+/// # use ito::nostr::{SecretKey, UnsignedEvent, Filter};
+/// let key = SecretKey::generate()?;
+/// let event = UnsignedEvent::parse(br#"{"created_at":1700000000,"kind":1,"tags":[],"content":"gm"}"#)?.sign(&key);
+/// let mut json = Vec::new();
+/// event.to_json(&mut json);
+///
+/// let store = MemoryStore::new();
+/// let batch = store.write_batch(&[&json], 1_700_000_100)?;
+/// assert_eq!(batch.outcomes, [Outcome::Stored]);
+///
+/// let mut got = Vec::new();
+/// store.query(&[Filter::parse(br#"{"kinds":[1]}"#)?], 500, 1_700_000_100, &mut |e| { got.push(e.to_vec()); true })?;
+/// assert_eq!(got, [json]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait EventStore: Send + Sync + 'static {
+    /// Applies verified events (each its canonical JSON) in order, in one
+    /// transaction, at time `now`; returns after the commit is durable.
+    fn write_batch(&self, events: &[&[u8]], now: u64) -> Result<Batch, StoreError>;
+
+    /// Streams the stored events matching any filter to `sink`: newest
+    /// first, ties by lowest id, `min(limit, max_limit)` per filter (a
+    /// filter without `limit` gets `max_limit`), no event twice, nothing
+    /// expired at `now`. `sink` returns `false` to stop. Returns the batch
+    /// number the snapshot read includes.
+    fn query(
+        &self,
+        filters: &[Filter<'_>],
+        max_limit: u64,
+        now: u64,
+        sink: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<u64, StoreError>;
+
+    /// NIP-45: how many stored events match any of the filters (each
+    /// filter's `limit` ignored).
+    fn count(&self, filters: &[Filter<'_>], now: u64) -> Result<u64, StoreError> {
+        let unlimited: Vec<Filter<'_>> = filters
+            .iter()
+            .map(|f| Filter {
+                limit: None,
+                ..f.clone()
+            })
+            .collect();
+        let mut n = 0;
+        self.query(&unlimited, u64::MAX, now, &mut |_| {
+            n += 1;
+            true
+        })?;
+        Ok(n)
+    }
+
+    /// Removes up to `max` events expired at `now` (NIP-40); returns how
+    /// many.
+    fn purge_expired(&self, now: u64, max: usize) -> Result<usize, StoreError>;
+}
+
+/// Applies a batch with the shared rules; used by both stores.
+pub(crate) fn apply_batch<W: engine::Write>(
+    w: &mut W,
+    events: &[&[u8]],
+    now: u64,
+) -> Result<Batch, StoreError> {
+    let mut outcomes = Vec::with_capacity(events.len());
+    for json in events {
+        outcomes.push(match engine::apply(w, json, now) {
+            Ok(o) => o,
+            // A bad event refuses itself, not the batch.
+            Err(StoreError::Invalid(_)) => Outcome::Invalid,
+            Err(e) => return Err(e),
+        });
+    }
+    let seq = engine::bump_seq(w)?;
+    Ok(Batch { outcomes, seq })
+}

@@ -1,0 +1,284 @@
+//! The query engine: filters to streams of stored events, in NIP-01 order.
+//!
+//! ```text
+//! for each filter:
+//!     pick its index:  ids            -> look the ids up, sort
+//!                      authors(+kinds)-> pubkey.kind or pubkey ranges
+//!                      #x (fewest values) -> tag ranges
+//!                      kinds          -> kind ranges
+//!                      otherwise      -> the created_at index
+//!     one range per value, each starting at `until` and ending at `since`
+//!     merge the ranges by order key (a heap), drop repeats
+//!     load each candidate, keep it if Filter::matches and not expired,
+//!     stop after `limit` kept
+//! merge the filters' streams by order key, drop repeats, hand each on
+//! ```
+//!
+//! Order keys (`!created_at . id`) sort newest first with ties by lowest
+//! id, so every scan is a forward seek: nothing is sorted in memory except
+//! an `ids` list, and at most one event per filter is held at a time.
+
+use super::engine::Read;
+use super::keys::{self, Table, ORDER_LEN};
+use super::StoreError;
+use crate::nip;
+use ito::nostr::{Event, Filter};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+type Order = [u8; ORDER_LEN];
+
+/// Above this many author × kind pairs a filter scans by author alone.
+const MAX_PAIRS: usize = 256;
+
+/// One index range: keys `prefix . order` with order in `[from, to]`.
+struct Range {
+    table: Table,
+    prefix: Vec<u8>,
+    /// The next key to seek to.
+    pos: Vec<u8>,
+    /// The last `!created_at` accepted (from `since`).
+    last_inv: u64,
+}
+
+impl Range {
+    fn new(table: Table, prefix: Vec<u8>, f: &Filter<'_>) -> Range {
+        let first_inv = !f.until.unwrap_or(u64::MAX);
+        let last_inv = !f.since.unwrap_or(0);
+        let mut pos = prefix.clone();
+        pos.extend_from_slice(&first_inv.to_be_bytes());
+        Range {
+            table,
+            prefix,
+            pos,
+            last_inv,
+        }
+    }
+
+    fn next<R: Read>(&mut self, r: &R) -> Result<Option<Order>, StoreError> {
+        loop {
+            let Some(k) = r.seek(self.table, &self.pos)? else {
+                return Ok(None);
+            };
+            if !k.starts_with(&self.prefix) {
+                return Ok(None);
+            }
+            let rest = &k[self.prefix.len()..];
+            self.pos.clear();
+            self.pos.extend_from_slice(k);
+            self.pos.push(0);
+            if rest.len() != ORDER_LEN {
+                // Only a hashed tag value's longer neighbour can be here;
+                // skip it.
+                continue;
+            }
+            if keys::be64(rest) > self.last_inv {
+                return Ok(None);
+            }
+            let mut o = [0u8; ORDER_LEN];
+            o.copy_from_slice(rest);
+            return Ok(Some(o));
+        }
+    }
+}
+
+/// The candidates of one filter, merged by order key, repeats dropped.
+enum Candidates {
+    /// Sorted descending, so `pop` gives the next.
+    Ids(Vec<Order>),
+    Ranges {
+        ranges: Vec<Range>,
+        heap: BinaryHeap<Reverse<(Order, usize)>>,
+        started: bool,
+        last: Option<Order>,
+    },
+}
+
+impl Candidates {
+    fn next<R: Read>(&mut self, r: &R) -> Result<Option<Order>, StoreError> {
+        match self {
+            Candidates::Ids(list) => Ok(list.pop()),
+            Candidates::Ranges {
+                ranges,
+                heap,
+                started,
+                last,
+            } => {
+                if !*started {
+                    *started = true;
+                    for (i, range) in ranges.iter_mut().enumerate() {
+                        if let Some(o) = range.next(r)? {
+                            heap.push(Reverse((o, i)));
+                        }
+                    }
+                }
+                while let Some(Reverse((o, i))) = heap.pop() {
+                    if let Some(n) = ranges[i].next(r)? {
+                        heap.push(Reverse((n, i)));
+                    }
+                    if *last == Some(o) {
+                        continue;
+                    }
+                    *last = Some(o);
+                    return Ok(Some(o));
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// One filter's answer, streamed.
+struct FilterStream<'f, 'a> {
+    filter: &'f Filter<'a>,
+    candidates: Candidates,
+    remaining: u64,
+}
+
+fn ranges(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidates {
+    Candidates::Ranges {
+        ranges: prefixes
+            .into_iter()
+            .map(|p| Range::new(table, p, f))
+            .collect(),
+        heap: BinaryHeap::new(),
+        started: false,
+        last: None,
+    }
+}
+
+impl<'f, 'a> FilterStream<'f, 'a> {
+    fn new<R: Read>(r: &R, filter: &'f Filter<'a>, limit: u64) -> Result<Self, StoreError> {
+        let empty = filter.ids.as_ref().is_some_and(|s| s.is_empty())
+            || filter.authors.as_ref().is_some_and(|s| s.is_empty())
+            || filter.kinds.as_ref().is_some_and(|s| s.is_empty())
+            || filter.tags.iter().any(|t| t.values.is_empty())
+            || matches!((filter.since, filter.until), (Some(s), Some(u)) if s > u);
+        let remaining = if empty { 0 } else { limit };
+        let candidates = if remaining == 0 {
+            Candidates::Ids(Vec::new())
+        } else if let Some(ids) = &filter.ids {
+            let mut list = Vec::with_capacity(ids.len());
+            for id in ids.iter() {
+                if let Some(json) = r.get(Table::Events, id)? {
+                    let event =
+                        Event::parse(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                    list.push(keys::order(event.created_at, id));
+                }
+            }
+            list.sort_unstable_by(|a, b| b.cmp(a));
+            list.dedup();
+            Candidates::Ids(list)
+        } else if let Some(authors) = &filter.authors {
+            match &filter.kinds {
+                Some(kinds) if authors.len() * kinds.len() <= MAX_PAIRS => {
+                    let mut prefixes = Vec::with_capacity(authors.len() * kinds.len());
+                    for a in authors.iter() {
+                        for k in kinds.iter() {
+                            let mut p = a.to_vec();
+                            p.extend_from_slice(&k.to_be_bytes());
+                            prefixes.push(p);
+                        }
+                    }
+                    ranges(Table::PubKind, prefixes, filter)
+                }
+                _ => ranges(
+                    Table::Pubkey,
+                    authors.iter().map(|a| a.to_vec()).collect(),
+                    filter,
+                ),
+            }
+        } else if let Some(cond) = filter.tags.iter().min_by_key(|t| t.values.len()) {
+            ranges(
+                Table::Tag,
+                cond.values
+                    .iter()
+                    .map(|v| keys::tag_prefix(cond.name, v.as_bytes()))
+                    .collect(),
+                filter,
+            )
+        } else if let Some(kinds) = &filter.kinds {
+            ranges(
+                Table::Kind,
+                kinds.iter().map(|k| k.to_be_bytes().to_vec()).collect(),
+                filter,
+            )
+        } else {
+            ranges(Table::Created, vec![Vec::new()], filter)
+        };
+        Ok(FilterStream {
+            filter,
+            candidates,
+            remaining,
+        })
+    }
+
+    fn next<'r, R: Read>(
+        &mut self,
+        r: &'r R,
+        now: u64,
+    ) -> Result<Option<(Order, &'r [u8])>, StoreError> {
+        while self.remaining > 0 {
+            let Some(o) = self.candidates.next(r)? else {
+                self.remaining = 0;
+                break;
+            };
+            let Some(json) = r.get(Table::Events, &o[8..])? else {
+                continue;
+            };
+            let event = Event::parse(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            if !self.filter.matches(&event) || nip::is_expired(&event, now) {
+                continue;
+            }
+            self.remaining -= 1;
+            return Ok(Some((o, json)));
+        }
+        Ok(None)
+    }
+}
+
+/// Streams the stored events matching any of `filters` to `sink`, newest
+/// first, ties by lowest id, each filter giving at most `min(limit,
+/// max_limit)` of its matches, no event twice. `sink` returns `false` to
+/// stop early. Returns the number of events handed on.
+pub(crate) fn run<R: Read>(
+    r: &R,
+    filters: &[Filter<'_>],
+    max_limit: u64,
+    now: u64,
+    sink: &mut dyn FnMut(&[u8]) -> bool,
+) -> Result<u64, StoreError> {
+    let mut streams = Vec::with_capacity(filters.len());
+    for f in filters {
+        let limit = f.limit.unwrap_or(max_limit).min(max_limit);
+        streams.push(FilterStream::new(r, f, limit)?);
+    }
+    let mut heads: Vec<Option<(Order, &[u8])>> = Vec::with_capacity(streams.len());
+    for s in streams.iter_mut() {
+        heads.push(s.next(r, now)?);
+    }
+    let mut last: Option<Order> = None;
+    let mut sent = 0;
+    loop {
+        let mut best: Option<usize> = None;
+        for (i, h) in heads.iter().enumerate() {
+            if let Some((o, _)) = h {
+                if best.is_none_or(|b| heads[b].is_some_and(|(bo, _)| *o < bo)) {
+                    best = Some(i);
+                }
+            }
+        }
+        let Some(i) = best else { break };
+        let (o, json) = heads[i].take().expect("a head");
+        heads[i] = streams[i].next(r, now)?;
+        if last == Some(o) {
+            continue;
+        }
+        last = Some(o);
+        sent += 1;
+        if !sink(json) {
+            break;
+        }
+    }
+    Ok(sent)
+}
