@@ -1,0 +1,189 @@
+//! Every limit the relay enforces, with its default, in one place; the
+//! NIP-11 document is printed from the same values.
+
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// The relay's limits. Each has a named behaviour when exceeded.
+///
+/// ```
+/// let limits = ito_relay::Limits::default();
+/// assert_eq!(limits.max_limit, 500);
+/// assert_eq!(limits.max_subid_length, 64);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest client message in bytes; larger gets a `NOTICE` (twice as
+    /// large closes the connection).
+    pub max_message_length: usize,
+    /// Open subscriptions per connection; one more `REQ` gets `CLOSED`.
+    pub max_subscriptions: usize,
+    /// Filters per `REQ`/`COUNT`; more gets `CLOSED`.
+    pub max_filters: usize,
+    /// The most stored events one filter returns (also the `limit` of a
+    /// filter without one).
+    pub max_limit: u64,
+    /// Tags per event; more is `OK false` `invalid:`.
+    pub max_event_tags: usize,
+    /// Subscription id length (NIP-01 fixes 64).
+    pub max_subid_length: usize,
+    /// Open connections; one more gets HTTP 503.
+    pub max_connections: usize,
+    /// `EVENT`s per second per connection (a bucket of one second's
+    /// worth); more is `OK false` `rate-limited:`.
+    pub events_per_second: u32,
+    /// Bytes queued for one connection's socket; a reader that lets more
+    /// pile up is disconnected.
+    pub max_outbound_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_message_length: 128 * 1024,
+            max_subscriptions: 32,
+            max_filters: 10,
+            max_limit: 500,
+            max_event_tags: 2000,
+            max_subid_length: 64,
+            max_connections: 10_000,
+            events_per_second: 100,
+            max_outbound_bytes: 4 << 20,
+        }
+    }
+}
+
+/// Everything `ito relay serve` is configured with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// The limits.
+    pub limits: Limits,
+    /// NIP-11 `name`.
+    pub name: String,
+    /// NIP-11 `description`.
+    pub description: String,
+    /// How often expired events are purged (NIP-40).
+    pub purge_interval: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 7777)),
+            limits: Limits::default(),
+            name: "ito relay".to_owned(),
+            description: "A Nostr relay on ito".to_owned(),
+            purge_interval: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Config {
+    /// Reads a JSON configuration: any of `listen`, `name`,
+    /// `description`, `purge_interval_secs` and a `limits` object with the
+    /// fields of [`Limits`]; what is absent keeps its default. Unknown
+    /// keys are errors, so a misspelt limit is not silently ignored.
+    ///
+    /// ```
+    /// let config = ito_relay::Config::from_json(r#"{"listen":"0.0.0.0:8080","limits":{"max_limit":100}}"#)?;
+    /// assert_eq!((config.listen.port(), config.limits.max_limit), (8080, 100));
+    /// assert!(ito_relay::Config::from_json(r#"{"limits":{"max_limt":1}}"#).is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn from_json(text: &str) -> Result<Config, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let Value::Object(map) = value else {
+            return Err("the configuration is not a JSON object".to_owned());
+        };
+        let mut config = Config::default();
+        for (key, v) in &map {
+            match key.as_str() {
+                "listen" => {
+                    config.listen = v
+                        .as_str()
+                        .ok_or("`listen` is not a string")?
+                        .parse()
+                        .map_err(|e| format!("`listen`: {e}"))?
+                }
+                "name" => config.name = v.as_str().ok_or("`name` is not a string")?.to_owned(),
+                "description" => {
+                    config.description = v
+                        .as_str()
+                        .ok_or("`description` is not a string")?
+                        .to_owned()
+                }
+                "purge_interval_secs" => {
+                    config.purge_interval = Duration::from_secs(uint(key, v)?.max(1))
+                }
+                "limits" => {
+                    let Value::Object(limits) = v else {
+                        return Err("`limits` is not an object".to_owned());
+                    };
+                    let l = &mut config.limits;
+                    for (key, v) in limits {
+                        let n = uint(key, v)?;
+                        let size =
+                            usize::try_from(n).map_err(|_| format!("`{key}` is too large"))?;
+                        match key.as_str() {
+                            "max_message_length" => l.max_message_length = size,
+                            "max_subscriptions" => l.max_subscriptions = size,
+                            "max_filters" => l.max_filters = size,
+                            "max_limit" => l.max_limit = n,
+                            "max_event_tags" => l.max_event_tags = size,
+                            "max_connections" => l.max_connections = size,
+                            "events_per_second" => {
+                                l.events_per_second =
+                                    u32::try_from(n).map_err(|_| format!("`{key}` is too large"))?
+                            }
+                            "max_outbound_bytes" => l.max_outbound_bytes = size,
+                            _ => return Err(format!("unknown limit `{key}`")),
+                        }
+                    }
+                }
+                _ => return Err(format!("unknown configuration key `{key}`")),
+            }
+        }
+        Ok(config)
+    }
+
+    /// The NIP-11 relay information document.
+    ///
+    /// ```
+    /// let doc = ito_relay::Config::default().nip11();
+    /// assert!(doc.contains(r#""max_limit":500"#));
+    /// assert!(doc.contains(r#""supported_nips":[1,9,11,40,45]"#));
+    /// ```
+    pub fn nip11(&self) -> String {
+        let l = &self.limits;
+        json!({
+            "name": self.name,
+            "description": self.description,
+            "software": "https://example.invalid/ito",
+            "version": env!("CARGO_PKG_VERSION"),
+            "supported_nips": [1, 9, 11, 40, 45],
+            "limitation": {
+                "max_message_length": l.max_message_length,
+                "max_subscriptions": l.max_subscriptions,
+                "max_filters": l.max_filters,
+                "max_limit": l.max_limit,
+                "max_subid_length": l.max_subid_length,
+                "max_event_tags": l.max_event_tags,
+                "max_connections": l.max_connections,
+                "events_per_second": l.events_per_second,
+                "max_outbound_bytes": l.max_outbound_bytes,
+                "auth_required": false,
+                "payment_required": false,
+                "restricted_writes": false,
+            },
+        })
+        .to_string()
+    }
+}
+
+fn uint(key: &str, v: &Value) -> Result<u64, String> {
+    v.as_u64()
+        .ok_or_else(|| format!("`{key}` is not a non-negative integer"))
+}

@@ -1,0 +1,111 @@
+//! One connection's outbound side, shared by its socket task, the writer
+//! thread, query threads and the fan-out: a queue of frames with a byte
+//! bound. A reader that lets more than the bound pile up is disconnected.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use tokio::sync::{mpsc, Notify};
+
+/// An outbound frame.
+#[derive(Debug)]
+pub(crate) enum Out {
+    Text(String),
+    /// Close with this code and reason, then stop.
+    Close(u16, &'static str),
+}
+
+#[derive(Debug)]
+pub(crate) struct Conn {
+    pub(crate) id: u64,
+    tx: mpsc::UnboundedSender<Out>,
+    queued: AtomicUsize,
+    max_queued: usize,
+    killed: AtomicBool,
+    /// Woken when the connection is to be dropped (slow reader).
+    pub(crate) kill: Notify,
+    /// `EVENT`s handed to verification or the writer and not answered.
+    pub(crate) in_flight: AtomicUsize,
+    /// Woken when `in_flight` drops to zero.
+    pub(crate) drained: Notify,
+}
+
+impl Conn {
+    pub(crate) fn new(id: u64, max_queued: usize) -> (Conn, mpsc::UnboundedReceiver<Out>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (
+            Conn {
+                id,
+                tx,
+                queued: AtomicUsize::new(0),
+                max_queued,
+                killed: AtomicBool::new(false),
+                kill: Notify::new(),
+                in_flight: AtomicUsize::new(0),
+                drained: Notify::new(),
+            },
+            rx,
+        )
+    }
+
+    /// Queues a text frame; false when the connection is gone or was just
+    /// dropped for exceeding its bound.
+    pub(crate) fn send(&self, frame: Vec<u8>) -> bool {
+        if self.killed.load(Ordering::Relaxed) {
+            return false;
+        }
+        let len = frame.len();
+        let before = self.queued.fetch_add(len, Ordering::Relaxed);
+        if before + len > self.max_queued {
+            self.queued.fetch_sub(len, Ordering::Relaxed);
+            self.kill();
+            return false;
+        }
+        // Frames are built from validated UTF-8 (parsed events, escaped
+        // strings); a failure here would be a bug, and drops the frame.
+        match String::from_utf8(frame) {
+            Ok(text) => self.tx.send(Out::Text(text)).is_ok(),
+            Err(_) => {
+                self.queued.fetch_sub(len, Ordering::Relaxed);
+                false
+            }
+        }
+    }
+
+    /// Bytes queued and not yet written to the socket.
+    pub(crate) fn queued(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
+    }
+
+    /// Half the bound: where a query waits for the reader instead of
+    /// queueing more.
+    pub(crate) fn soft_bound(&self) -> usize {
+        self.max_queued / 2
+    }
+
+    pub(crate) fn written(&self, len: usize) {
+        self.queued.fetch_sub(len, Ordering::Relaxed);
+    }
+
+    pub(crate) fn close(&self, code: u16, reason: &'static str) {
+        let _ = self.tx.send(Out::Close(code, reason));
+    }
+
+    pub(crate) fn kill(&self) {
+        if !self.killed.swap(true, Ordering::Relaxed) {
+            self.kill.notify_one();
+        }
+    }
+
+    pub(crate) fn is_killed(&self) -> bool {
+        self.killed.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn begin_event(&self) {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+    }
+
+    pub(crate) fn end_event(&self) {
+        if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.drained.notify_waiters();
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! The real relay on a loopback port, an LMDB store in a temporary
+//! directory, driven by a websocket client: NIP-01 messages and prefixes,
+//! stored then live delivery, subscription replacement, CLOSED, COUNT,
+//! NOTICE, the NIP rules through the socket, NIP-11, and shutdown with
+//! 1001.
+
+mod common;
+
+use common::{hex, id_of, keys, sign, tag};
+use futures_util::{SinkExt, StreamExt};
+use ito_relay::{Config, LmdbStore, Relay};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+const WAIT: Duration = Duration::from_secs(5);
+
+struct Client {
+    ws: WebSocketStream<TcpStream>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Client {
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/"), tcp)
+            .await
+            .unwrap();
+        Client { ws }
+    }
+
+    async fn send(&mut self, text: &str) {
+        self.ws.send(Message::text(text.to_owned())).await.unwrap();
+    }
+
+    async fn recv(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("an answer in time")
+                .expect("an open socket")
+                .unwrap();
+            if let Message::Text(t) = msg {
+                return serde_json::from_str(t.as_str()).unwrap();
+            }
+        }
+    }
+
+    /// Nothing arrives within a short while.
+    async fn silent(&mut self) {
+        let got = tokio::time::timeout(Duration::from_millis(150), self.ws.next()).await;
+        assert!(got.is_err(), "expected silence, got {got:?}");
+    }
+
+    async fn publish(&mut self, event: &[u8]) -> (bool, String) {
+        let id = hex(&id_of(event));
+        self.send(&format!(
+            "[\"EVENT\",{}]",
+            std::str::from_utf8(event).unwrap()
+        ))
+        .await;
+        let ok = self.recv().await;
+        assert_eq!(ok[0], "OK", "{ok}");
+        assert_eq!(ok[1], id.as_str());
+        assert_eq!(
+            ok.as_array().unwrap().len(),
+            4,
+            "the 4th element is always present"
+        );
+        (ok[2].as_bool().unwrap(), ok[3].as_str().unwrap().to_owned())
+    }
+
+    /// Sends a REQ and returns the ids of the stored events, up to EOSE.
+    async fn req(&mut self, sub: &str, filters: &[Value]) -> Vec<String> {
+        let mut msg = vec![json!("REQ"), json!(sub)];
+        msg.extend(filters.iter().cloned());
+        self.send(&Value::Array(msg).to_string()).await;
+        let mut ids = Vec::new();
+        loop {
+            let m = self.recv().await;
+            match m[0].as_str().unwrap() {
+                "EVENT" => {
+                    assert_eq!(m[1], sub);
+                    ids.push(m[2]["id"].as_str().unwrap().to_owned());
+                }
+                "EOSE" => {
+                    assert_eq!(m[1], sub);
+                    return ids;
+                }
+                other => panic!("unexpected {other}: {m}"),
+            }
+        }
+    }
+
+    async fn live(&mut self, sub: &str) -> String {
+        let m = self.recv().await;
+        assert_eq!(
+            (m[0].as_str(), m[1].as_str()),
+            (Some("EVENT"), Some(sub)),
+            "{m}"
+        );
+        m[2]["id"].as_str().unwrap().to_owned()
+    }
+}
+
+fn id(event: &[u8]) -> String {
+    hex(&id_of(event))
+}
+
+struct Running {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    _dir: tempfile::TempDir,
+}
+
+async fn start(config: Config) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(LmdbStore::open_with_map_size(dir.path(), 1 << 28).unwrap());
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let relay = Relay::new(store, config);
+    let task = tokio::spawn(relay.serve(listener, async move {
+        let _ = rx.await;
+    }));
+    Running {
+        addr,
+        stop: Some(tx),
+        task,
+        _dir: dir,
+    }
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relay_speaks_nip01_and_the_nip_rules() {
+    let mut relay = start(Config::default()).await;
+    let k = keys(2);
+    let (a, b) = (&k[0], &k[1]);
+    let t = now() - 1000;
+    let mut alice = Client::connect(relay.addr).await;
+    let mut bob = Client::connect(relay.addr).await;
+
+    // EVENT -> OK, duplicates, invalid events.
+    let n1 = sign(a, t, 1, &[tag("t", "x")], "one");
+    assert_eq!(alice.publish(&n1).await, (true, String::new()));
+    let (ok, msg) = alice.publish(&n1).await;
+    assert!(ok && msg.starts_with("duplicate:"), "{msg}");
+    let mut forged = String::from_utf8(sign(a, t, 1, &[], "forged")).unwrap();
+    forged = forged.replace("\"content\":\"forged\"", "\"content\":\"changed\"");
+    let (ok, msg) = alice.publish(forged.as_bytes()).await;
+    assert!(!ok && msg.starts_with("invalid:"), "{msg}");
+    // Upper-case hex in the id is invalid (the OK names the id as sent).
+    let upper = String::from_utf8(sign(a, t, 1, &[], "upper")).unwrap();
+    let lower_id = id(upper.as_bytes());
+    let upper = upper.replace(&lower_id, &lower_id.to_uppercase());
+    alice.send(&format!("[\"EVENT\",{upper}]")).await;
+    let ok = alice.recv().await;
+    assert_eq!(
+        (ok[0].as_str(), ok[2].as_bool()),
+        (Some("OK"), Some(false)),
+        "{ok}"
+    );
+    assert!(ok[3].as_str().unwrap().starts_with("invalid:"), "{ok}");
+
+    // REQ: stored events newest first, ties by lowest id, limit, EOSE.
+    let n2 = sign(a, t + 10, 1, &[], "two");
+    let n3 = sign(b, t + 10, 1, &[], "three");
+    let n4 = sign(b, t + 5, 7, &[tag("e", &id(&n1))], "+");
+    for e in [&n2, &n3, &n4] {
+        assert!(alice.publish(e).await.0);
+    }
+    let (first, second) = if id(&n2) < id(&n3) {
+        (id(&n2), id(&n3))
+    } else {
+        (id(&n3), id(&n2))
+    };
+    assert_eq!(
+        bob.req("all", &[json!({"kinds": [1]})]).await,
+        [first.clone(), second.clone(), id(&n1)]
+    );
+    assert_eq!(
+        bob.req("lim", &[json!({"kinds": [1], "limit": 2})]).await,
+        [first.clone(), second.clone()]
+    );
+    assert_eq!(
+        bob.req("lim0", &[json!({"limit": 0})]).await,
+        Vec::<String>::new()
+    );
+    // Two filters: no event twice.
+    assert_eq!(
+        bob.req(
+            "two",
+            &[
+                json!({"#e": [id(&n1)]}),
+                json!({"authors": [b.public_key_hex()]})
+            ]
+        )
+        .await,
+        [id(&n3), id(&n4)]
+    );
+
+    // Live: after EOSE, new matching events arrive with the sub id.
+    assert!(bob.req("feed", &[json!({"kinds": [1]})]).await.len() == 3);
+    let n5 = sign(a, t + 20, 1, &[], "live");
+    assert!(alice.publish(&n5).await.0);
+    // "all", "lim", "lim0"? lim0 and others are still open: the first
+    // match in open-order comes for each matching subscription.
+    let mut got = Vec::new();
+    for _ in 0..4 {
+        let m = bob.recv().await;
+        assert_eq!(m[0], "EVENT");
+        assert_eq!(m[2]["id"], id(&n5).as_str());
+        got.push(m[1].as_str().unwrap().to_owned());
+    }
+    got.sort();
+    // `limit` applies to the stored part only: "lim" and "lim0" get it too.
+    assert_eq!(got, ["all", "feed", "lim", "lim0"]);
+    for sub in ["all", "lim", "lim0", "two"] {
+        bob.send(&json!(["CLOSE", sub]).to_string()).await;
+    }
+
+    // A REQ with an open id replaces it.
+    assert_eq!(bob.req("feed", &[json!({"kinds": [7]})]).await, [id(&n4)]);
+    let n6 = sign(a, t + 30, 1, &[], "not for feed");
+    let r7 = sign(a, t + 31, 7, &[], "for feed");
+    assert!(alice.publish(&n6).await.0);
+    assert!(alice.publish(&r7).await.0);
+    assert_eq!(bob.live("feed").await, id(&r7));
+    // CLOSE ends it.
+    bob.send(r#"["CLOSE","feed"]"#).await;
+    let r8 = sign(a, t + 32, 7, &[], "after close");
+    assert!(alice.publish(&r8).await.0);
+    bob.silent().await;
+
+    // CLOSED for refused REQs; NOTICE for what fits nothing else.
+    bob.send(r#"["REQ","",{}]"#).await;
+    let m = bob.recv().await;
+    assert_eq!(
+        (m[0].as_str(), m[1].as_str()),
+        (Some("CLOSED"), Some("")),
+        "{m}"
+    );
+    let long = "x".repeat(65);
+    bob.send(&format!("[\"REQ\",\"{long}\",{{}}]")).await;
+    let m = bob.recv().await;
+    assert_eq!(
+        (m[0].as_str(), m[1].as_str()),
+        (Some("CLOSED"), Some(long.as_str())),
+        "{m}"
+    );
+    assert!(m[2].as_str().unwrap().starts_with("invalid:"));
+    bob.send("hello").await;
+    assert_eq!(bob.recv().await[0], "NOTICE");
+    bob.send(r#"["PING"]"#).await;
+    assert_eq!(bob.recv().await[0], "NOTICE");
+
+    // COUNT.
+    bob.send(&json!(["COUNT", "c", {"kinds": [1]}, {"kinds": [7]}]).to_string())
+        .await;
+    let m = bob.recv().await;
+    // kind 1: n1, n2, n3, n5, n6; kind 7: n4, r7, r8.
+    assert_eq!(m, json!(["COUNT", "c", {"count": 8}]));
+
+    // Replaceable: newest kept; an older one is refused.
+    let p_new = sign(a, t + 100, 0, &[], "{\"name\":\"new\"}");
+    let p_old = sign(a, t + 50, 0, &[], "{\"name\":\"old\"}");
+    assert!(alice.publish(&p_new).await.0);
+    let (ok, msg) = alice.publish(&p_old).await;
+    assert!(!ok && msg.starts_with("duplicate:"), "{msg}");
+    assert_eq!(
+        bob.req("meta", &[json!({"kinds": [0]})]).await,
+        [id(&p_new)]
+    );
+
+    // Deletion by e: gone, and refused when sent again.
+    let del = sign(a, t + 200, 5, &[tag("e", &id(&n1))], "");
+    assert!(alice.publish(&del).await.0);
+    assert!(!bob
+        .req("q1", &[json!({"ids": [id(&n1)]})])
+        .await
+        .contains(&id(&n1)));
+    let (ok, msg) = alice.publish(&n1).await;
+    assert!(!ok && msg.starts_with("blocked:"), "{msg}");
+    // Deletion by a.
+    let art = sign(a, t + 300, 30_023, &[tag("d", "post")], "v1");
+    assert!(alice.publish(&art).await.0);
+    let del_a = sign(
+        a,
+        t + 301,
+        5,
+        &[tag("a", &format!("30023:{}:post", a.public_key_hex()))],
+        "",
+    );
+    assert!(alice.publish(&del_a).await.0);
+    assert_eq!(
+        bob.req("q2", &[json!({"kinds": [30023]})]).await,
+        Vec::<String>::new()
+    );
+
+    // Expiration: refused when expired, served until then.
+    let gone = sign(
+        a,
+        t,
+        1,
+        &[tag("expiration", &(now() - 1).to_string())],
+        "gone",
+    );
+    let (ok, msg) = alice.publish(&gone).await;
+    assert!(!ok && msg.starts_with("invalid:"), "{msg}");
+
+    // Ephemeral: delivered live, never stored.
+    assert_eq!(
+        bob.req("eph", &[json!({"kinds": [20001]})]).await,
+        Vec::<String>::new()
+    );
+    let e1 = sign(a, t, 20_001, &[], "now only");
+    assert_eq!(alice.publish(&e1).await, (true, String::new()));
+    assert_eq!(bob.live("eph").await, id(&e1));
+    assert_eq!(
+        alice.req("eph2", &[json!({"kinds": [20001]})]).await,
+        Vec::<String>::new()
+    );
+
+    // NIP-11 on the same port.
+    let mut tcp = TcpStream::connect(relay.addr).await.unwrap();
+    tcp.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nAccept: application/nostr+json\r\n\r\n")
+        .await
+        .unwrap();
+    let mut body = String::new();
+    tcp.read_to_string(&mut body).await.unwrap();
+    assert!(body.starts_with("HTTP/1.1 200"), "{body}");
+    assert!(
+        body.contains("application/nostr+json") && body.contains("\"max_limit\":500"),
+        "{body}"
+    );
+
+    // Shutdown: every socket is closed with 1001.
+    relay.stop.take().unwrap().send(()).unwrap();
+    let close = tokio::time::timeout(WAIT, async {
+        loop {
+            match bob.ws.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                _ => return None,
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(close, Some(1001));
+    tokio::time::timeout(WAIT, relay.task)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_are_enforced() {
+    let mut config = Config::default();
+    config.limits.max_subscriptions = 2;
+    config.limits.max_filters = 2;
+    config.limits.events_per_second = 3;
+    config.limits.max_message_length = 2000;
+    let relay = start(config).await;
+    let k = keys(1);
+    let mut c = Client::connect(relay.addr).await;
+    c.req("s1", &[json!({})]).await;
+    c.req("s2", &[json!({})]).await;
+    c.send(r#"["REQ","s3",{}]"#).await;
+    let m = c.recv().await;
+    assert_eq!((m[0].as_str(), m[1].as_str()), (Some("CLOSED"), Some("s3")));
+    // Replacing an open one is fine.
+    c.req("s2", &[json!({"kinds": [1]})]).await;
+    c.send(r#"["CLOSE","s1"]"#).await;
+    c.send(r#"["REQ","s4",{},{},{}]"#).await;
+    let m = c.recv().await;
+    assert_eq!((m[0].as_str(), m[1].as_str()), (Some("CLOSED"), Some("s4")));
+    c.send(r#"["CLOSE","s2"]"#).await;
+
+    // Too large: refused, and the connection still works.
+    let big = sign(&k[0], now(), 1, &[], &"x".repeat(3000));
+    let (ok, msg) = c.publish(&big).await;
+    assert!(!ok && msg.starts_with("invalid:"), "{msg}");
+
+    // Rate: a bucket of 3 per second.
+    let mut refused = 0;
+    for i in 0..6 {
+        let e = sign(&k[0], now(), 1, &[], &format!("r{i}"));
+        let (ok, msg) = c.publish(&e).await;
+        if !ok {
+            assert!(msg.starts_with("rate-limited:"), "{msg}");
+            refused += 1;
+        }
+    }
+    assert!(refused >= 2, "{refused}");
+}
