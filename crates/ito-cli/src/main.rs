@@ -7,6 +7,7 @@ mod io;
 mod json;
 mod nip19;
 mod nostr;
+mod relay;
 mod tour;
 
 use std::path::PathBuf;
@@ -38,6 +39,9 @@ enum Command {
     /// Nostr events: ids, signatures (verify and sign), filters, NIP-19 strings.
     #[command(subcommand)]
     Nostr(nostr::NostrCommand),
+    /// A Nostr relay: serve an LMDB database, import and export events.
+    #[command(subcommand)]
+    Relay(relay::RelayCommand),
 }
 
 /// Input files and output destination, shared by the streaming commands.
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         Command::Hex(cmd) => hex::run(cmd),
         Command::Intern(cmd) => intern::run(cmd),
         Command::Nostr(cmd) => nostr::run(cmd),
+        Command::Relay(cmd) => relay::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
