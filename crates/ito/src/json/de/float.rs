@@ -1,13 +1,18 @@
-//! The correctly rounded double nearest to `w × 10^q`, for a significand
-//! `w` read exactly (at most 19 digits): Clinger's fast path, then the
-//! Eisel-Lemire algorithm (Lemire, "Number Parsing at a Gigabyte per
-//! Second", 2021).
+//! The correctly rounded double (or `f32`) nearest to `w × 10^q`, for a
+//! significand `w` read exactly (at most 19 digits): Clinger's fast path,
+//! then the Eisel-Lemire algorithm (Lemire, "Number Parsing at a Gigabyte
+//! per Second", 2021), one code for both widths.
 //!
 //! The number's digits were already read and checked by the parser, so
 //! this starts from `(w, q)` and never looks at the text again. It answers
 //! `None` in the rare cases it cannot decide (an approximation too close
 //! to a halfway point); the caller then parses the text with `core`'s
 //! exact algorithm.
+//!
+//! An `f32` is rounded once, from the decimal value to `f32`, as
+//! `str::parse::<f32>` does: never to `f64` first and then to `f32`, which
+//! rounds twice and can land one `f32` away (json/de/mod.rs documents how
+//! this differs from serde_json).
 
 use super::pow5::{LARGEST_POWER_OF_TEN, POW5, SMALLEST_POWER_OF_TEN};
 
@@ -17,10 +22,47 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-const MANTISSA_BITS: i32 = 52;
-/// Exponents whose products can land exactly halfway between two doubles
-/// (beyond them `5^q` has too many bits, or too few, for a tie).
-const ROUND_TO_EVEN_EXPONENTS: std::ops::RangeInclusive<i64> = -4..=23;
+/// Powers of ten that are exact `f32`s.
+const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// An IEEE binary format's parameters, as Eisel-Lemire needs them.
+trait Format {
+    /// Explicit mantissa bits (52, 23).
+    const MANTISSA_BITS: i32;
+    /// The exponent field's bias (1023, 127).
+    const BIAS: i32;
+    /// The all-ones exponent field: infinity.
+    const INFINITE_POWER: i32;
+    /// Below this power of ten even `w = 10^19 - 1` rounds to zero.
+    const SMALLEST_POWER_OF_TEN: i64;
+    /// Above this power of ten every non-zero `w` overflows.
+    const LARGEST_POWER_OF_TEN: i64;
+    /// Exponents whose products can land exactly halfway between two
+    /// values (beyond them `5^q` has too many bits, or too few, for a tie).
+    const ROUND_TO_EVEN_EXPONENTS: std::ops::RangeInclusive<i64>;
+}
+
+struct F64;
+struct F32;
+
+impl Format for F64 {
+    const MANTISSA_BITS: i32 = 52;
+    const BIAS: i32 = 1023;
+    const INFINITE_POWER: i32 = 0x7FF;
+    const SMALLEST_POWER_OF_TEN: i64 = SMALLEST_POWER_OF_TEN;
+    const LARGEST_POWER_OF_TEN: i64 = LARGEST_POWER_OF_TEN;
+    const ROUND_TO_EVEN_EXPONENTS: std::ops::RangeInclusive<i64> = -4..=23;
+}
+
+impl Format for F32 {
+    const MANTISSA_BITS: i32 = 23;
+    const BIAS: i32 = 127;
+    const INFINITE_POWER: i32 = 0xFF;
+    // 10^19 × 10^-65 is below half the smallest f32 subnormal (2^-150).
+    const SMALLEST_POWER_OF_TEN: i64 = -65;
+    const LARGEST_POWER_OF_TEN: i64 = 38;
+    const ROUND_TO_EVEN_EXPONENTS: std::ops::RangeInclusive<i64> = -17..=10;
+}
 
 /// `w × 10^q` correctly rounded (round half to even), or `None` when the
 /// caller must fall back to an exact parse. `w` must be exact.
@@ -35,32 +77,49 @@ pub(super) fn to_f64(w: u64, q: i64) -> Option<f64> {
             f / POW10[(-q) as usize]
         });
     }
-    eisel_lemire(w, q).map(f64::from_bits)
+    eisel_lemire::<F64>(w, q).map(f64::from_bits)
 }
 
-/// The bits of the double nearest to `w × 10^q`.
+/// `w × 10^q` correctly rounded to `f32` (round half to even), or `None`
+/// when the caller must fall back to an exact parse. `w` must be exact.
 #[inline]
-fn eisel_lemire(w: u64, q: i64) -> Option<u64> {
-    if w == 0 || q < SMALLEST_POWER_OF_TEN {
-        // Below half the smallest subnormal even for w = 10^19 - 1.
+pub(super) fn to_f32(w: u64, q: i64) -> Option<f32> {
+    // Clinger in f32: both operands exact, one IEEE operation.
+    if w <= 1 << 24 && (-10..=10).contains(&q) {
+        let f = w as f32;
+        return Some(if q >= 0 {
+            f * POW10_F32[q as usize]
+        } else {
+            f / POW10_F32[(-q) as usize]
+        });
+    }
+    eisel_lemire::<F32>(w, q).map(|bits| f32::from_bits(bits as u32))
+}
+
+/// The bits of the value of format `F` nearest to `w × 10^q`.
+#[inline]
+fn eisel_lemire<F: Format>(w: u64, q: i64) -> Option<u64> {
+    let mantissa_bits = F::MANTISSA_BITS;
+    let infinity = (F::INFINITE_POWER as u64) << mantissa_bits;
+    if w == 0 || q < F::SMALLEST_POWER_OF_TEN {
         return Some(0);
     }
-    if q > LARGEST_POWER_OF_TEN {
-        return Some(f64::INFINITY.to_bits());
+    if q > F::LARGEST_POWER_OF_TEN {
+        return Some(infinity);
     }
     let lz = w.leading_zeros();
     let w = w << lz;
-    let (lo, hi) = product_approximation(w, q);
+    let (lo, hi) = product_approximation(w, q, mantissa_bits);
     // A low word of all ones means the truncated table entry may have
     // lost a carry; outside these exponents the product is not exact.
     if lo == u64::MAX && !(-27..=55).contains(&q) {
         return None;
     }
     let upper_bit = (hi >> 63) as i32;
-    let shift = upper_bit + 64 - MANTISSA_BITS - 3;
+    let shift = upper_bit + 64 - mantissa_bits - 3;
     let mut mantissa = hi >> shift;
-    // Binary exponent of the product, biased as the double's field.
-    let mut power2 = binary_exponent(q) + upper_bit - lz as i32 + 1023;
+    // Binary exponent of the product, biased as the format's field.
+    let mut power2 = binary_exponent(q) + upper_bit - lz as i32 + F::BIAS;
     if power2 <= 0 {
         // Subnormal (or zero): shift into place, then round.
         if -power2 + 1 >= 64 {
@@ -70,13 +129,13 @@ fn eisel_lemire(w: u64, q: i64) -> Option<u64> {
         mantissa += mantissa & 1;
         mantissa >>= 1;
         // Rounding up may carry into the smallest normal exponent.
-        power2 = (mantissa >= 1 << MANTISSA_BITS) as i32;
-        return Some(mantissa | (power2 as u64) << MANTISSA_BITS);
+        power2 = (mantissa >= 1 << mantissa_bits) as i32;
+        return Some(mantissa | (power2 as u64) << mantissa_bits);
     }
     // Exactly halfway (the dropped bits are one 1 then zeros, and the
     // product had no remainder): round to even rather than up.
     if lo <= 1
-        && ROUND_TO_EVEN_EXPONENTS.contains(&q)
+        && F::ROUND_TO_EVEN_EXPONENTS.contains(&q)
         && mantissa & 3 == 1
         && mantissa << shift == hi
     {
@@ -84,15 +143,15 @@ fn eisel_lemire(w: u64, q: i64) -> Option<u64> {
     }
     mantissa += mantissa & 1;
     mantissa >>= 1;
-    if mantissa >= 2 << MANTISSA_BITS {
-        mantissa = 1 << MANTISSA_BITS;
+    if mantissa >= 2 << mantissa_bits {
+        mantissa = 1 << mantissa_bits;
         power2 += 1;
     }
-    mantissa &= !(1 << MANTISSA_BITS);
-    if power2 >= 0x7FF {
-        return Some(f64::INFINITY.to_bits());
+    mantissa &= !(1 << mantissa_bits);
+    if power2 >= F::INFINITE_POWER {
+        return Some(infinity);
     }
-    Some(mantissa | (power2 as u64) << MANTISSA_BITS)
+    Some(mantissa | (power2 as u64) << mantissa_bits)
 }
 
 /// `floor(log2(10^q)) + 63`, exact for |q| ≤ 1,700 (217706 / 2^16 is
@@ -103,15 +162,15 @@ fn binary_exponent(q: i64) -> i32 {
 }
 
 /// The high 128 bits of `w × 5^q` (normalised `w`), computed with the
-/// table's high word and, when the bits that decide rounding are all
-/// ones, also its low word.
+/// table's high word and, when the bits that decide rounding (for a
+/// format of `mantissa_bits`) are all ones, also its low word.
 #[inline(always)]
-fn product_approximation(w: u64, q: i64) -> (u64, u64) {
+fn product_approximation(w: u64, q: i64, mantissa_bits: i32) -> (u64, u64) {
     let (hi5, lo5) = POW5[(q - SMALLEST_POWER_OF_TEN) as usize];
     let first = w as u128 * hi5 as u128;
     let (mut lo, mut hi) = (first as u64, (first >> 64) as u64);
-    // 55 bits decide the result (52 + implicit bit + upper bit + round).
-    let precision_mask = u64::MAX >> (MANTISSA_BITS + 3);
+    // mantissa + implicit bit + upper bit + round bit decide the result.
+    let precision_mask = u64::MAX >> (mantissa_bits + 3);
     if hi & precision_mask == precision_mask {
         let second_hi = ((w as u128 * lo5 as u128) >> 64) as u64;
         let (sum, carry) = lo.overflowing_add(second_hi);
@@ -216,6 +275,94 @@ mod tests {
         ] {
             check(w, q);
         }
+    }
+
+    fn check_f32(w: u64, q: i64) {
+        let want: f32 = format!("{w}e{q}").parse().unwrap();
+        if let Some(got) = to_f32(w, q) {
+            assert_eq!(got.to_bits(), want.to_bits(), "{w}e{q} as f32");
+        }
+    }
+
+    #[test]
+    fn f32_every_exponent_against_core() {
+        let mut seed = 0x2545_F491_4F6C_DD1D;
+        for q in -90..=60 {
+            for digits in 1..=19u32 {
+                for _ in 0..40 {
+                    let w = rng(&mut seed) % 10u64.pow(digits);
+                    check_f32(w, q);
+                }
+                check_f32(10u64.pow(digits) - 1, q);
+                check_f32(10u64.pow(digits - 1), q);
+            }
+        }
+    }
+
+    /// Halfway points between adjacent `f32`s and their neighbours, exact
+    /// in at most 19 digits, at every binary exponent they reach; and the
+    /// edges: subnormals, the smallest subnormal's half, `f32::MAX` and
+    /// the first value that rounds to infinity.
+    #[test]
+    fn f32_halfway_cases_and_edges() {
+        for m in [(1u64 << 24) - 1, 1 << 23, (1 << 23) + 1, 12_345_677] {
+            for e in 0..=38u32 {
+                let Some(halfway) = (2 * m + 1).checked_shl(e) else {
+                    continue;
+                };
+                if halfway >= 10_000_000_000_000_000_000 || halfway >> e != 2 * m + 1 {
+                    continue;
+                }
+                for w in [halfway - 1, halfway, halfway + 1] {
+                    for q in -12..=12 {
+                        check_f32(w, q);
+                    }
+                }
+            }
+        }
+        // Decimal halfway points below one: (2m + 1) × 5^k / 10^k.
+        for m in [1u64 << 23, (1 << 24) - 1, 9_999_999] {
+            let mut w = 2 * m + 1;
+            for k in 1..=17 {
+                w *= 5;
+                if w >= 10_000_000_000_000_000_000 / 5 {
+                    break;
+                }
+                for d in [w - 1, w, w + 1] {
+                    check_f32(d, -k);
+                }
+            }
+        }
+        for (w, q) in [
+            (14_012_984_643_248_171, -61), // the smallest subnormal
+            (7_006_492_321_624_085, -61),  // half of it: rounds to even (0)
+            (7_006_492_321_624_086, -61),  // just above half
+            (11_754_942_106_924_411, -54), // the largest subnormal
+            (11_754_943_508_222_875, -54), // the smallest normal
+            (34_028_234_663_852_886, 22),  // f32::MAX
+            (34_028_235_677_973_366, 22),  // rounds to infinity
+            (34_028_235_677_973_365, 22),  // just below: f32::MAX
+            (1, 39),
+            (1, -46),
+            (1, -45),
+        ] {
+            check_f32(w, q);
+        }
+    }
+
+    #[test]
+    fn f32_fallback_is_rare() {
+        let mut seed = 13;
+        let mut undecided = 0;
+        for _ in 0..200_000 {
+            let w = rng(&mut seed) % 100_000_000_000_000_000;
+            let q = (rng(&mut seed) % 60) as i64 - 40;
+            if to_f32(w, q).is_none() {
+                undecided += 1;
+            }
+            check_f32(w, q);
+        }
+        assert!(undecided < 20, "{undecided}");
     }
 
     #[test]

@@ -11,6 +11,15 @@
 //! `float` (Clinger's fast path, then Eisel-Lemire). Significands longer
 //! than 19 digits, and the rare cases Eisel-Lemire cannot decide, go to
 //! `core`'s exact parser on the text.
+//!
+//! An `f32` is rounded once, from the decimal to the nearest `f32`, with
+//! the same two steps sized for `f32` (`float::to_f32`): the value
+//! `str::parse::<f32>` gives, and serde_json's with its `float_roundtrip`
+//! feature. Without that feature serde_json reads an `f64` and casts it,
+//! rounding twice: a decimal within an `f64` of the midpoint between two
+//! `f32`s then ties to even instead of going to its own side
+//! (`1.000000059604644776` reads as `1.0000001` here, `1.0` there), and a
+//! value past `f32::MAX` becomes infinity where ito reports it out of range.
 
 use serde::de;
 
@@ -211,7 +220,11 @@ impl<'de> Deserializer<'de> {
             && (int_digits + frac_digits <= 19
                 || significant_digits(&self.input[start..mantissa_end]) <= 19);
         let f = if self.single_precision {
-            self.text_float::<f32>(start) as f64
+            // Rounded once, to f32, from the digits already read.
+            match exact.then(|| float::to_f32(significand, exp - frac_digits as i64)) {
+                Some(Some(f)) => f64::from(f),
+                _ => f64::from(self.text_float::<f32>(start)),
+            }
         } else if let Some(f) = exact
             .then(|| float::to_f64(significand, exp - frac_digits as i64))
             .flatten()
@@ -333,6 +346,42 @@ fn eight_digits(word: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decimals next to the midpoint between two adjacent `f32`s: each
+    /// rounds to that midpoint as an `f64`, so rounding twice (to `f64`,
+    /// then to `f32`) ties to even, while rounding once goes to the side
+    /// the decimal is on. ito reads `f32` as `str::parse::<f32>` does: once.
+    #[test]
+    fn f32_is_rounded_once() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut differ = 0;
+        for i in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Normal and subnormal f32s, both signs.
+            let x = f32::from_bits((seed as u32) & 0x7F7F_FFFF | (i & 1) << 31);
+            let next = f32::from_bits(x.to_bits() + 1);
+            let midpoint = (f64::from(x) + f64::from(next)) / 2.0;
+            for text in [format!("{midpoint:.18e}"), format!("{midpoint:.17e}")] {
+                let once: f32 = text.parse().unwrap();
+                let twice = text.parse::<f64>().unwrap() as f32;
+                differ += usize::from(once.to_bits() != twice.to_bits());
+                let ours: f32 = crate::json::from_str(&text).unwrap();
+                assert_eq!(ours.to_bits(), once.to_bits(), "{text}");
+                let wrapped: Vec<f32> = crate::json::from_str(&format!("[{text}]")).unwrap();
+                assert_eq!(wrapped[0].to_bits(), once.to_bits(), "[{text}]");
+            }
+        }
+        // The inputs do tell the two roundings apart.
+        assert!(differ > 5_000, "{differ}");
+        // One example, as the module documents it.
+        assert_eq!(crate::json::from_str::<f32>("1.000000059604644776").unwrap(), 1.000_000_1);
+        assert_eq!("1.000000059604644776".parse::<f64>().unwrap() as f32, 1.0);
+        // Out of range for f32 is an error, as for f64.
+        assert!(crate::json::from_str::<f32>("3.5e38").is_err());
+        assert!(crate::json::from_str::<f32>("1e-50").unwrap() == 0.0);
+    }
 
     #[test]
     fn eight_digits_against_parse() {
