@@ -376,7 +376,10 @@ mod tests {
         // The inputs do tell the two roundings apart.
         assert!(differ > 5_000, "{differ}");
         // One example, as the module documents it.
-        assert_eq!(crate::json::from_str::<f32>("1.000000059604644776").unwrap(), 1.000_000_1);
+        assert_eq!(
+            crate::json::from_str::<f32>("1.000000059604644776").unwrap(),
+            1.000_000_1
+        );
         assert_eq!("1.000000059604644776".parse::<f64>().unwrap() as f32, 1.0);
         // Out of range for f32 is an error, as for f64.
         assert!(crate::json::from_str::<f32>("3.5e38").is_err());
