@@ -50,6 +50,8 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long shutdown waits for in-flight events to be answered.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the last frames and the close frame may take to be written.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
 struct Shared {
     store: Arc<dyn EventStore>,
@@ -342,11 +344,20 @@ async fn connection(
         }
         conn.close(1001, "relay shutting down");
     } else if conn.is_killed() {
-        conn.close(1008, "too many bytes queued for a slow reader");
+        // A reader that does not read would also not read a close frame:
+        // drop the socket.
+        writer.abort();
+        return;
     } else {
         conn.close(1000, "");
     }
-    let _ = writer.await;
+    let mut writer = writer;
+    if tokio::time::timeout(CLOSE_TIMEOUT, &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
 }
 
 struct ConnState {

@@ -407,3 +407,43 @@ async fn limits_are_enforced() {
     }
     assert!(refused >= 2, "{refused}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reader_is_disconnected_and_others_are_served() {
+    let mut config = Config::default();
+    config.limits.max_outbound_bytes = 256 * 1024;
+    config.limits.events_per_second = 100_000;
+    let relay = start(config).await;
+    let k = keys(1);
+    let mut reader = Client::connect(relay.addr).await;
+    reader.req("all", &[json!({"kinds": [1]})]).await;
+    // The reader stops reading; a writer publishes more than the kernel's
+    // socket buffers and the relay's bound hold together.
+    let mut writer = Client::connect(relay.addr).await;
+    let content = "x".repeat(60_000);
+    let started = std::time::Instant::now();
+    for i in 0..400 {
+        let e = sign(&k[0], now(), 1, &[], &format!("{i}{content}"));
+        assert!(
+            writer.publish(&e).await.0,
+            "the writer is served throughout"
+        );
+        if i % 50 == 49 && started.elapsed() > Duration::from_secs(20) {
+            break;
+        }
+    }
+    // Draining what the kernel holds, the reader then meets the end.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        let mut frames = 0;
+        loop {
+            match reader.ws.next().await {
+                Some(Ok(Message::Text(_))) => frames += 1,
+                Some(Ok(_)) => {}
+                _ => return frames,
+            }
+        }
+    })
+    .await
+    .expect("the slow reader is disconnected");
+    assert!(ended < 400, "{ended} frames: the reader was never cut off");
+}

@@ -5,28 +5,8 @@
 //! the layout); the NIP rules for writing and the query engine are written
 //! once over those tables, so the two stores cannot disagree.
 //!
-//! # A store on a distributed database
-//!
-//! When one machine is not enough, a store for PostgreSQL, FoundationDB or
-//! the like implements the same four methods. The contract that matters is
-//! in [`EventStore::write_batch`]: it applies a batch in one transaction
-//! and returns only after the commit is durable, and it returns a batch
-//! number that grows with each commit; [`EventStore::query`] reads one
-//! consistent snapshot and says which batch number that snapshot includes.
-//! On FoundationDB the tables of `keys.rs` map one to one onto key ranges
-//! (the order keys already sort newest first), the writer's batch is one
-//! transaction, and the batch number is a versionstamp. On PostgreSQL the
-//! events become one table with the canonical JSON in a `bytea` column and
-//! B-tree indexes on `(pubkey, created_at DESC, id)`, `(kind, created_at
-//! DESC, id)` and a tag table `(name, value, created_at DESC, id)`; a
-//! query is one `ORDER BY created_at DESC, id LIMIT n` per filter, merged
-//! as here, and the batch number a sequence read inside the snapshot
-//! (`REPEATABLE READ`). The NIP rules of `engine.rs` need only "get",
-//! "seek", "put" and "delete" inside a transaction, so they carry over by
-//! implementing the crate's table traits on the transaction type; several
-//! relay processes can then share the database, each with its own live
-//! fan-out fed by the database's change feed (FoundationDB watches,
-//! PostgreSQL `LISTEN`/`NOTIFY`).
+//! How a store for a distributed database plugs in is described in the
+//! crate documentation.
 
 mod engine;
 mod keys;
