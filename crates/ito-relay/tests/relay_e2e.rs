@@ -319,3 +319,91 @@ async fn a_slow_reader_is_disconnected_and_others_are_served() {
     .expect("the slow reader is disconnected");
     assert!(ended < 400, "{ended} frames: the reader was never cut off");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_answers_what_is_in_flight_and_every_ok_is_durable() {
+    use ito_relay::EventStore;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_owned();
+    let store =
+        std::sync::Arc::new(ito_relay::LmdbStore::open_with_map_size(&path, 1 << 28).unwrap());
+    let mut config = Config::default();
+    config.limits.events_per_second = 100_000;
+    let mut relay = common::start_on(store, config, dir).await;
+    let k = keys(4);
+    let events: Vec<Vec<u8>> = (0..300)
+        .map(|i| sign(&k[i % 4], now(), 1, &[], &format!("in flight {i}")))
+        .collect();
+    let mut c = Client::connect(relay.addr).await;
+    use futures_util::SinkExt;
+    for e in &events {
+        let text = format!("[\"EVENT\",{}]", std::str::from_utf8(e).unwrap());
+        c.ws.feed(Message::text(text)).await.unwrap();
+    }
+    c.ws.flush().await.unwrap();
+    // Stop once the relay is busy with them.
+    let first = c.recv().await;
+    assert_eq!(
+        (first[0].as_str(), first[2].as_bool()),
+        (Some("OK"), Some(true))
+    );
+    relay.stop.take().unwrap().send(()).unwrap();
+    // Read every answer up to the close frame.
+    let mut accepted = vec![first[1].as_str().unwrap().to_owned()];
+    let code = tokio::time::timeout(WAIT, async {
+        loop {
+            match c.ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let m: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
+                    assert_eq!(m[0], "OK");
+                    if m[2] == true {
+                        accepted.push(m[1].as_str().unwrap().to_owned());
+                    }
+                }
+                Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                _ => return None,
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, Some(1001));
+    tokio::time::timeout(WAIT, relay.task)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    // Every OK true is in the database after reopening it.
+    let store = (0..100)
+        .find_map(|_| {
+            ito_relay::LmdbStore::open_with_map_size(&path, 1 << 28)
+                .ok()
+                .or_else(|| {
+                    std::thread::sleep(Duration::from_millis(20));
+                    None
+                })
+        })
+        .expect("the database reopens");
+    let filter = ito::nostr::Filter::default();
+    let mut stored = std::collections::HashSet::new();
+    store
+        .query(
+            std::slice::from_ref(&filter),
+            u64::MAX,
+            now(),
+            &mut |json| {
+                stored.insert(common::hex(&common::id_of(json)));
+                true
+            },
+        )
+        .unwrap();
+    assert!(!accepted.is_empty());
+    for id in &accepted {
+        assert!(
+            stored.contains(id),
+            "OK true for {id}, but it is not stored"
+        );
+    }
+    drop(relay._dir);
+}
