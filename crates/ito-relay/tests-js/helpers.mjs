@@ -24,7 +24,7 @@ export function startRelay(db, extra = []) {
     const timer = setTimeout(() => reject(new Error(`relay did not start: ${log}`)), 20_000)
     child.stderr.on('data', (chunk) => {
       log += chunk
-      const m = /on (ws:\/\/[^\s]+)/.exec(log)
+      const m = /on (ws:\/\/\S+)\r?\n/.exec(log) // a whole line: stderr may arrive in pieces
       if (m) {
         clearTimeout(timer)
         resolve({
