@@ -311,6 +311,11 @@ fn workloads() -> Vec<Workload> {
             contenders: contenders::<Canada>(k),
         },
         Workload {
+            name: "canada typed f32",
+            bytes: k.len(),
+            contenders: contenders::<ito_bench::docs::canada_f32::Canada>(k),
+        },
+        Workload {
             name: "twitter reparse-render",
             bytes: t.len(),
             contenders: reparse_render(),

@@ -292,6 +292,46 @@ macro_rules! document_types {
 
 document_types!(String);
 
+/// canada.json with serde-rs/json-benchmark's own coordinate types:
+/// `Latitude` and `Longitude` are `f32`, so every number is read as an
+/// `f32` (the row that shows a reader's `f32` path).
+pub mod canada_f32 {
+    use serde::{Deserialize, Serialize};
+
+    /// json-benchmark's `Latitude`.
+    pub type Latitude = f32;
+    /// json-benchmark's `Longitude`.
+    pub type Longitude = f32;
+
+    /// canada.json: GeoJSON, rings of (longitude, latitude) pairs.
+    #[derive(Serialize, Deserialize, Clone, Debug)]
+    pub struct Canada {
+        #[serde(rename = "type")]
+        pub kind: String,
+        pub features: Vec<Feature>,
+    }
+
+    #[derive(Serialize, Deserialize, Clone, Debug)]
+    pub struct Feature {
+        #[serde(rename = "type")]
+        pub kind: String,
+        pub properties: Properties,
+        pub geometry: Geometry,
+    }
+
+    #[derive(Serialize, Deserialize, Clone, Debug)]
+    pub struct Properties {
+        pub name: String,
+    }
+
+    #[derive(Serialize, Deserialize, Clone, Debug)]
+    pub struct Geometry {
+        #[serde(rename = "type")]
+        pub kind: String,
+        pub coordinates: Vec<Vec<(Latitude, Longitude)>>,
+    }
+}
+
 /// The same documents with every string an `ito::Str`, so a parse keeps
 /// the facts its scan proved and a render can copy clean strings.
 pub mod with_str {
