@@ -18,7 +18,8 @@
 //!   implementation of the rules and of the query engine, so they answer
 //!   alike (the oracle test holds both to a brute-force scan).
 //! - [`Relay`]: sockets, limits ([`Limits`], one place, printed in NIP-11),
-//!   the group-commit writer, fan-out, shutdown.
+//!   the group-commit writer, fan-out, shutdown; [`Policy`] hooks refuse
+//!   events, filters or connections beyond what the NIPs say.
 //! - [`serve_until_signal`], [`Importer`], [`export`]: what `ito relay
 //!   serve`, `import` and `export` call.
 //!
@@ -77,9 +78,9 @@
 //!
 //! # Not yet
 //!
-//! NIP-42 `AUTH` (answered `OK false` `restricted:`), policy hooks (reject
-//! an event or a filter, on connect), time-sliced long queries, and the
-//! comparison benchmark against other relays are still to come.
+//! NIP-42 `AUTH` (answered `OK false` `restricted:`, and its policy hook),
+//! time-sliced long queries, and the comparison benchmark against other
+//! relays are still to come.
 //!
 //! # A store for more than one machine
 //!
@@ -104,12 +105,14 @@ mod config;
 mod conn;
 mod fanout;
 pub mod nip;
+mod policy;
 mod server;
 mod store;
 mod tools;
 mod writer;
 
 pub use config::{Config, Limits};
+pub use policy::{AcceptAll, Policy};
 pub use server::Relay;
 pub use store::{Batch, EventStore, LmdbStore, MemoryStore, Outcome, StoreError, DEFAULT_MAP_SIZE};
 pub use tools::{export, prepare_import, serve_until_signal, ImportStats, Importer};

@@ -25,6 +25,7 @@
 use crate::config::Config;
 use crate::conn::{Conn, Out};
 use crate::fanout::{self, Fanout};
+use crate::policy::{AcceptAll, Policy};
 use crate::store::EventStore;
 use crate::writer::{self, ok_frame, Job};
 use futures_util::{SinkExt, StreamExt};
@@ -62,6 +63,7 @@ struct Shared {
     connections: AtomicUsize,
     queries: Semaphore,
     nip11: String,
+    policy: Arc<dyn Policy>,
 }
 
 /// A relay: a store, a configuration, and the machinery between them.
@@ -92,8 +94,19 @@ impl std::fmt::Debug for Relay {
 }
 
 impl Relay {
-    /// A relay on `store`; starts the writer thread.
+    /// A relay on `store` that accepts what the NIPs allow; starts the
+    /// writer thread.
     pub fn new(store: Arc<dyn EventStore>, config: Config) -> Relay {
+        Relay::with_policy(store, config, Arc::new(AcceptAll))
+    }
+
+    /// A relay on `store` that also asks `policy`; starts the writer
+    /// thread.
+    pub fn with_policy(
+        store: Arc<dyn EventStore>,
+        config: Config,
+        policy: Arc<dyn Policy>,
+    ) -> Relay {
         let fanout = Arc::new(Fanout::default());
         let (tx, rx) = std_mpsc::channel();
         let writer = {
@@ -114,6 +127,7 @@ impl Relay {
                 next_conn: AtomicU64::new(1),
                 connections: AtomicUsize::new(0),
                 queries: Semaphore::new(workers),
+                policy,
             }),
             writer,
         }
@@ -134,11 +148,11 @@ impl Relay {
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
-                    let Ok((tcp, _)) = accepted else { continue };
+                    let Ok((tcp, peer)) = accepted else { continue };
                     let _ = tcp.set_nodelay(true);
                     let shared = self.shared.clone();
                     let stop = stop_rx.clone();
-                    tasks.spawn(async move { handle(shared, tcp, stop).await });
+                    tasks.spawn(async move { handle(shared, tcp, peer, stop).await });
                 }
                 Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
                 () = &mut shutdown => break,
@@ -163,13 +177,26 @@ impl Relay {
     }
 }
 
-async fn handle(shared: Arc<Shared>, mut tcp: TcpStream, stop: watch::Receiver<bool>) {
+async fn handle(
+    shared: Arc<Shared>,
+    mut tcp: TcpStream,
+    peer: std::net::SocketAddr,
+    stop: watch::Receiver<bool>,
+) {
     let Ok(Ok(Some((head, rest)))) = tokio::time::timeout(HEAD_TIMEOUT, read_head(&mut tcp)).await
     else {
         return;
     };
     let head = Head::parse(&head);
     if let Some(key) = head.websocket_key.filter(|_| head.upgrade) {
+        if !shared.policy.accept_connection(peer) {
+            let _ = tcp
+                .write_all(
+                    b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                )
+                .await;
+            return;
+        }
         let open = shared.connections.fetch_add(1, Ordering::AcqRel);
         if open >= shared.config.limits.max_connections {
             shared.connections.fetch_sub(1, Ordering::AcqRel);
@@ -436,9 +463,9 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
                 return;
             };
             let raw = raw.as_str().as_bytes().to_vec();
-            let conn = conn.clone();
+            let (conn, policy) = (conn.clone(), shared.policy.clone());
             conn.begin_event();
-            rayon::spawn(move || verify_and_queue(raw, conn, tx));
+            rayon::spawn(move || verify_and_queue(raw, conn, tx, &*policy));
         }
         ClientMessage::Req {
             subscription_id,
@@ -451,6 +478,10 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
             }
             if !state.subs.contains(sub) && state.subs.len() >= limits.max_subscriptions {
                 closed(conn, sub, "blocked: too many open subscriptions");
+                return;
+            }
+            if let Some(message) = shared.policy.reject_filters(&filters) {
+                closed(conn, sub, &message);
                 return;
             }
             state.subs.insert(sub.to_owned());
@@ -472,6 +503,10 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
             let sub = subscription_id.into_owned();
             if filters.len() > limits.max_filters {
                 closed(conn, &sub, "invalid: too many filters");
+                return;
+            }
+            if let Some(message) = shared.policy.reject_filters(&filters) {
+                closed(conn, &sub, &message);
                 return;
             }
             let filters: Vec<Filter<'static>> =
@@ -540,7 +575,7 @@ fn refuse(conn: &Conn, text: &[u8], message: &str) {
     notice(conn, message);
 }
 
-fn verify_and_queue(raw: Vec<u8>, conn: Arc<Conn>, tx: std_mpsc::Sender<Job>) {
+fn verify_and_queue(raw: Vec<u8>, conn: Arc<Conn>, tx: std_mpsc::Sender<Job>, policy: &dyn Policy) {
     let event = match Event::parse(&raw) {
         Ok(e) => e,
         Err(_) => {
@@ -559,6 +594,11 @@ fn verify_and_queue(raw: Vec<u8>, conn: Arc<Conn>, tx: std_mpsc::Sender<Job>) {
     }
     if !ito::nostr::verify_signature(&event) {
         conn.send(ok_frame(&event.id, false, "invalid: bad signature"));
+        conn.end_event();
+        return;
+    }
+    if let Some(message) = policy.reject_event(&event) {
+        conn.send(ok_frame(&event.id, false, &message));
         conn.end_event();
         return;
     }

@@ -5,7 +5,7 @@
 //!     wait for one event (or the purge interval)
 //!     take every event already waiting too (up to MAX_BATCH)
 //!     one transaction: apply each, commit, sync     (EventStore::write_batch)
-//!     answer each event's OK; publish the accepted ones live
+//!     publish the accepted ones live, then answer each event's OK
 //! ```
 //!
 //! Under light load a batch is one event and waits for nobody; under heavy
@@ -91,10 +91,9 @@ fn commit(store: &dyn EventStore, fanout: &Fanout, jobs: &mut Vec<Job>) {
     match result {
         Ok(batch) => {
             for (job, outcome) in jobs.drain(..).zip(batch.outcomes) {
-                let (accepted, message) = outcome.ok_message();
-                if let Some(conn) = &job.conn {
-                    conn.send(ok_frame(&job.id, accepted, message));
-                }
+                // Live delivery first, then the OK: a client that waits for
+                // its OK and then subscribes never sees the event arrive
+                // live after that subscription's EOSE.
                 if outcome.is_live() {
                     let seq = if outcome == Outcome::Ephemeral {
                         u64::MAX
@@ -107,6 +106,8 @@ fn commit(store: &dyn EventStore, fanout: &Fanout, jobs: &mut Vec<Job>) {
                     }
                 }
                 if let Some(conn) = &job.conn {
+                    let (accepted, message) = outcome.ok_message();
+                    conn.send(ok_frame(&job.id, accepted, message));
                     conn.end_event();
                 }
             }

@@ -407,3 +407,48 @@ async fn shutdown_answers_what_is_in_flight_and_every_ok_is_durable() {
     }
     drop(relay._dir);
 }
+
+struct NoDms;
+
+impl ito_relay::Policy for NoDms {
+    fn reject_event(&self, event: &ito::nostr::Event<'_>) -> Option<String> {
+        (event.kind == 4).then(|| "blocked: no direct messages here".to_owned())
+    }
+    fn reject_filters(&self, filters: &[ito::nostr::Filter<'_>]) -> Option<String> {
+        filters
+            .iter()
+            .any(|f| f.kinds.as_ref().is_some_and(|k| k.contains(&4)))
+            .then(|| "restricted: no direct messages here".to_owned())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn policy_hooks_refuse_events_and_filters() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let relay = ito_relay::Relay::with_policy(
+        std::sync::Arc::new(ito_relay::MemoryStore::new()),
+        Config::default(),
+        std::sync::Arc::new(NoDms),
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(relay.serve(listener, async {
+        stopped.await.ok();
+    }));
+    let k = keys(1);
+    let mut c = Client::connect(addr).await;
+    let dm = sign(&k[0], now(), 4, &[], "secret");
+    assert_eq!(
+        c.publish(&dm).await,
+        (false, "blocked: no direct messages here".to_owned())
+    );
+    assert!(c.publish(&sign(&k[0], now(), 1, &[], "public")).await.0);
+    c.send(r#"["REQ","dms",{"kinds":[1]},{"kinds":[4]}]"#).await;
+    assert_eq!(
+        c.recv().await,
+        json!(["CLOSED", "dms", "restricted: no direct messages here"])
+    );
+    assert_eq!(c.req("notes", &[json!({"kinds": [1]})]).await.len(), 1);
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}
