@@ -164,15 +164,18 @@ impl Fanout {
         if inner.hits.is_empty() {
             return;
         }
-        let mut done: Vec<&Key> = Vec::new();
+        // A subscription's filters get consecutive numbers (inserted
+        // together under this lock, never reused) and the hits come
+        // ascending, so one subscription's hits are adjacent.
+        let mut last: Option<&Key> = None;
         for n in &inner.hits {
             let Some(key) = inner.owner.get(n) else {
                 continue;
             };
-            if done.contains(&key) {
+            if last == Some(key) {
                 continue;
             }
-            done.push(key);
+            last = Some(key);
             let Some(s) = inner.subs.get_mut(key) else {
                 continue;
             };

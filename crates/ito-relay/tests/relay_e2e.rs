@@ -452,3 +452,36 @@ async fn policy_hooks_refuse_events_and_filters() {
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_event_matching_several_filters_of_one_subscription_arrives_once() {
+    let relay = start(Config::default()).await;
+    let k = keys(1);
+    let mut c = Client::connect(relay.addr).await;
+    let filters = [
+        json!({"kinds": [1]}),
+        json!({"authors": [k[0].public_key_hex()]}),
+        json!({"#t": ["x"]}),
+        json!({}),
+    ];
+    c.req("many", &filters).await;
+    c.req("other", &[json!({"kinds": [1]})]).await;
+    let e = sign(&k[0], now(), 1, &[tag("t", "x")], "once");
+    c.send(&format!("[\"EVENT\",{}]", std::str::from_utf8(&e).unwrap()))
+        .await;
+    let mut got = Vec::new();
+    for _ in 0..3 {
+        let m = c.recv().await;
+        got.push(m[0].as_str().unwrap().to_owned() + ":" + m[1].as_str().unwrap());
+    }
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "EVENT:many",
+            "EVENT:other",
+            format!("OK:{}", id(&e)).as_str()
+        ]
+    );
+    c.silent().await;
+}
