@@ -66,6 +66,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     assert_eq!(LmdbStore::len(&store)?, events as u64);
 
+    // The query engine alone, on this thread: the same mix of filters.
+    let filter_text = |q: usize| match q % 4 {
+        0 => format!(
+            r#"{{"authors":["{}"],"limit":500}}"#,
+            pubkeys[q % pubkeys.len()]
+        ),
+        1 => format!(
+            r#"{{"kinds":[7],"since":{},"limit":500}}"#,
+            1_700_000_000 + (q * 97) % events
+        ),
+        2 => format!(
+            r##"{{"#p":["{}"],"limit":500}}"##,
+            pubkeys[q % pubkeys.len()]
+        ),
+        _ => {
+            let list: Vec<String> = (0..20)
+                .map(|j| format!("\"{}\"", ids[(q * 31 + j * 1009) % ids.len()]))
+                .collect();
+            format!(r#"{{"ids":[{}],"limit":500}}"#, list.join(","))
+        }
+    };
+    let (mut queries, mut streamed) = (0u64, 0u64);
+    let engine = Instant::now();
+    while engine.elapsed() < Duration::from_secs(2) {
+        let text = filter_text(queries as usize);
+        let filter = ito::nostr::Filter::parse(text.as_bytes())?;
+        store.query(
+            std::slice::from_ref(&filter),
+            500,
+            u64::MAX / 2,
+            &mut |_| {
+                streamed += 1;
+                true
+            },
+        )?;
+        queries += 1;
+    }
+    let secs = engine.elapsed().as_secs_f64();
+    println!(
+        "query engine alone (one thread): {:.0} queries/s, {:.0} events/s streamed ({:.2} us per event)",
+        queries as f64 / secs,
+        streamed as f64 / secs,
+        secs * 1e6 / streamed as f64
+    );
+
     let mut config = Config::default();
     config.limits.max_connections = idle + conns + 16;
     let rt = tokio::runtime::Builder::new_multi_thread()
