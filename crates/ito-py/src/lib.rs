@@ -11,11 +11,13 @@
 //!   the escaping functions' one-`str` calls.
 //! - [`json`], [`hex`], [`nostr`], [`nip19`]: one Python submodule each;
 //!   [`batch`] adds the batch forms of `ito::nostr::batch` to `nostr`, and
-//!   [`sign`] the signing functions.
+//!   [`sign`] the signing functions, [`filter`] NIP-01 filters
+//!   (`Filter`, `FilterIndex`, `filter_jsonl`).
 
 mod batch;
 mod convert;
 mod fast;
+mod filter;
 mod hex;
 mod json;
 mod nip19;

@@ -10,6 +10,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_id, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     crate::sign::register(m)?;
+    crate::filter::register(m)?;
     crate::batch::register(m)
 }
 

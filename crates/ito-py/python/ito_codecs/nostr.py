@@ -16,6 +16,11 @@ Creating events, with nostr-tools' names in Python spelling: ``sign``
 ``generate_secret_key`` (``generateSecretKey``); :mod:`ito_codecs.nip19`
 (also ``nostr.nip19``) for ``npub``/``nsec``/``note``/``nprofile``/
 ``nevent``/``naddr`` strings.
+
+Subscription filters (NIP-01): :class:`Filter` (one filter, ``matches``),
+:class:`FilterIndex` (a relay's open subscriptions: which of them an event
+matches) and ``filter_jsonl`` (the matching lines of a JSON-lines buffer,
+on every core with the GIL released).
 """
 
 from ._ito import nostr as _native
@@ -33,6 +38,9 @@ Summary = _native.Summary
 sign = _native.sign
 public_key = _native.public_key
 generate_secret_key = _native.generate_secret_key
+Filter = _native.Filter
+FilterIndex = _native.FilterIndex
+filter_jsonl = _native.filter_jsonl
 
 __all__ = [
     "event_id",
@@ -47,5 +55,8 @@ __all__ = [
     "sign",
     "public_key",
     "generate_secret_key",
+    "Filter",
+    "FilterIndex",
+    "filter_jsonl",
     "nip19",
 ]

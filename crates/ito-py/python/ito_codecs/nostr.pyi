@@ -1,13 +1,13 @@
 """NIP-01 Nostr event ids and signatures, single and batch."""
 
 import os
-from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Union, final
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Union, final, overload
 
 from . import nip19 as nip19
 
 __all__ = [
     "event_id", "verify_id", "verify", "verdict", "verify_all", "verify_jsonl", "verify_file", "Verdict", "Summary",
-    "sign", "public_key", "generate_secret_key", "nip19",
+    "sign", "public_key", "generate_secret_key", "Filter", "FilterIndex", "filter_jsonl", "nip19",
 ]
 
 _SecretKey = Union[bytes, str]
@@ -80,3 +80,35 @@ def public_key(secret_key: _SecretKey, /) -> str:
 
 def generate_secret_key() -> bytes:
     """A new 32-byte secret key from the operating system's random source."""
+
+_FilterLike = Union[str, bytes, Mapping[str, Any], "Filter"]
+_Filters = Union[_FilterLike, list[_FilterLike], tuple[_FilterLike, ...]]
+
+@final
+class Filter:
+    """One NIP-01 filter, from its JSON or a mapping; raises :class:`ito_codecs.Error` for a bad filter."""
+
+    def __new__(cls, filter: _FilterLike, /) -> "Filter": ...
+    def matches(self, event: _Event, /) -> bool:
+        """Whether the event (its JSON) matches; ids and signatures are not checked."""
+    @property
+    def json(self) -> str: ...
+
+@final
+class FilterIndex:
+    """A relay's open subscriptions, to find those an event matches."""
+
+    def __new__(cls) -> "FilterIndex": ...
+    def add(self, sub_id: str, filters: _Filters, /) -> None:
+        """Opens (or replaces) a subscription with one filter or a list of them."""
+    def remove(self, sub_id: str, /) -> bool:
+        """Closes a subscription; whether it was open."""
+    def matches(self, event: _Event, /) -> list[str]:
+        """The ids of the subscriptions the event matches, each once, in the order opened."""
+    def __len__(self) -> int: ...
+    def __contains__(self, sub_id: object, /) -> bool: ...
+
+@overload
+def filter_jsonl(data: str, filters: _Filters, /, *, threads: Optional[int] = None) -> list[str]: ...
+@overload
+def filter_jsonl(data: bytes, filters: _Filters, /, *, threads: Optional[int] = None) -> list[bytes]: ...
