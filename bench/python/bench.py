@@ -181,6 +181,47 @@ def main():
             {"ito": lambda ev: nostr.verify_all(ev), "single-thread batch": lambda ev: nostr.verify_all(ev, threads=1)},
             batch, max(6, args.rounds // 6), ">= 1.8x the single-thread batch on 2 cores", sample_time=0.0)
 
+    # Filters: one filter against one event's JSON (ito parses the event
+    # each call; nostr-sdk's Filter.match_event takes a parsed Event, so it
+    # is timed both with its parse and without), and 1,000 subscriptions
+    # against one event: ito's FilterIndex against a loop of match_event.
+    rng = random.Random(38)
+    ds = [json.loads(e) for e in events]
+    one = {"kinds": [1], "authors": [ds[i]["pubkey"] for i in range(0, 40, 4)], "since": 1_700_000_000}
+    ours_f = nostr.Filter(one)
+    sdk_f = nostr_sdk.Filter.from_json(json.dumps(one))
+    sdk_events = {e: nostr_sdk.Event.from_json(e) for e in events}
+    assert [ours_f.matches(e) for e in events] == [sdk_f.match_event(sdk_events[e]) for e in events]
+    compare("Filter.matches, one filter (10 authors, kinds, since) on one event",
+            {"ito": ours_f.matches,
+             "nostr-sdk from_json + match_event": lambda e: sdk_f.match_event(nostr_sdk.Event.from_json(e)),
+             "nostr-sdk match_event (parsed)": lambda e: sdk_f.match_event(sdk_events[e])},
+            events, args.rounds, ">= 1x nostr-sdk")
+
+    def random_sub():
+        d = rng.choice(ds)
+        pick = rng.random()
+        if pick < 0.4:
+            return {"authors": [rng.choice(ds)["pubkey"] for _ in range(rng.randrange(1, 4))]}
+        if pick < 0.7:
+            return {"kinds": [rng.randrange(0, 10)], "#p": [d["tags"][1][1]]}
+        return {"#e": [d["tags"][0][1]], "since": d["created_at"] - 5}
+
+    subs = [[random_sub() for _ in range(rng.randrange(1, 4))] for _ in range(1000)]
+    index = nostr.FilterIndex()
+    for i, fs in enumerate(subs):
+        index.add(f"s{i}", fs)
+    sdk_subs = [(f"s{i}", [nostr_sdk.Filter.from_json(json.dumps(f)) for f in fs]) for i, fs in enumerate(subs)]
+
+    def sdk_loop(e):
+        ev = sdk_events[e]
+        return [sid for sid, fs in sdk_subs if any(f.match_event(ev) for f in fs)]
+
+    assert [index.matches(e) for e in events[:200]] == [sdk_loop(e) for e in events[:200]]
+    compare("FilterIndex.matches, 1,000 subscriptions (1-3 filters each), one event",
+            {"ito": index.matches, "nostr-sdk match_event loop (parsed)": sdk_loop},
+            events[:200], max(6, args.rounds // 6), ">= 10x a loop of match_event")
+
     short = ["0123456789abcdef"[i % 16:] + "0123456789abcdef"[: i % 16] for i in range(64)]
     assert all(len(s) == 16 for s in short)
     mixed = [twitter_text()]
