@@ -36,6 +36,13 @@ pub struct Limits {
     /// Bytes queued for one connection's socket; a reader that lets more
     /// pile up is disconnected.
     pub max_outbound_bytes: usize,
+    /// `EVENT`s of one connection being verified or written at once; at
+    /// the bound the relay stops reading the connection until one is
+    /// answered (backpressure through TCP, nothing refused).
+    pub max_events_in_flight: usize,
+    /// `REQ`s and `COUNT`s of one connection waiting for or running their
+    /// stored part at once; more gets `CLOSED` `rate-limited:`.
+    pub max_queries_in_flight: usize,
 }
 
 impl Default for Limits {
@@ -50,6 +57,8 @@ impl Default for Limits {
             max_connections: 10_000,
             events_per_second: 100,
             max_outbound_bytes: 4 << 20,
+            max_events_in_flight: 256,
+            max_queries_in_flight: 8,
         }
     }
 }
@@ -139,6 +148,8 @@ impl Config {
                                     u32::try_from(n).map_err(|_| format!("`{key}` is too large"))?
                             }
                             "max_outbound_bytes" => l.max_outbound_bytes = size,
+                            "max_events_in_flight" => l.max_events_in_flight = size,
+                            "max_queries_in_flight" => l.max_queries_in_flight = size,
                             _ => return Err(format!("unknown limit `{key}`")),
                         }
                     }
@@ -174,6 +185,8 @@ impl Config {
                 "max_connections": l.max_connections,
                 "events_per_second": l.events_per_second,
                 "max_outbound_bytes": l.max_outbound_bytes,
+                "max_events_in_flight": l.max_events_in_flight,
+                "max_queries_in_flight": l.max_queries_in_flight,
                 "auth_required": false,
                 "payment_required": false,
                 "restricted_writes": false,

@@ -26,6 +26,10 @@ pub(crate) struct Conn {
     pub(crate) in_flight: AtomicUsize,
     /// Woken when `in_flight` drops to zero.
     pub(crate) drained: Notify,
+    /// Woken whenever an `EVENT` is answered.
+    pub(crate) answered: Notify,
+    /// `REQ`s and `COUNT`s waiting for or running their stored part.
+    pub(crate) queries: AtomicUsize,
 }
 
 impl Conn {
@@ -41,6 +45,8 @@ impl Conn {
                 kill: Notify::new(),
                 in_flight: AtomicUsize::new(0),
                 drained: Notify::new(),
+                answered: Notify::new(),
+                queries: AtomicUsize::new(0),
             },
             rx,
         )
@@ -107,5 +113,6 @@ impl Conn {
         if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.drained.notify_waiters();
         }
+        self.answered.notify_one();
     }
 }

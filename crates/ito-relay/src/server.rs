@@ -340,7 +340,16 @@ async fn connection(
         bucket: f64::from(shared.config.limits.events_per_second),
         last_refill: Instant::now(),
     };
+    let max_in_flight = shared.config.limits.max_events_in_flight.max(1);
     let stopping = loop {
+        // Backpressure: read no more while too many EVENTs are unanswered.
+        if conn.in_flight.load(Ordering::Acquire) >= max_in_flight {
+            tokio::select! {
+                () = conn.answered.notified() => continue,
+                () = conn.kill.notified() => break false,
+                _ = stop.changed() => break true,
+            }
+        }
         tokio::select! {
             frame = stream.next() => {
                 let Some(Ok(message)) = frame else { break false };
@@ -472,15 +481,23 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
             filters,
         } => {
             let sub = subscription_id.as_ref();
-            if filters.len() > limits.max_filters {
-                closed(conn, sub, "invalid: too many filters");
-                return;
-            }
-            if !state.subs.contains(sub) && state.subs.len() >= limits.max_subscriptions {
-                closed(conn, sub, "blocked: too many open subscriptions");
-                return;
-            }
-            if let Some(message) = shared.policy.reject_filters(&filters) {
+            let refusal = if filters.len() > limits.max_filters {
+                Some("invalid: too many filters".to_owned())
+            } else if !state.subs.contains(sub) && state.subs.len() >= limits.max_subscriptions {
+                Some("blocked: too many open subscriptions".to_owned())
+            } else if let Some(message) = shared.policy.reject_filters(&filters) {
+                Some(message)
+            } else if !begin_query(conn, limits.max_queries_in_flight) {
+                Some("rate-limited: too many queries in flight".to_owned())
+            } else {
+                None
+            };
+            if let Some(message) = refusal {
+                // A refused REQ that names an open subscription ends it:
+                // CLOSED means closed.
+                if state.subs.remove(sub) {
+                    shared.fanout.unsubscribe(conn.id, sub);
+                }
                 closed(conn, sub, &message);
                 return;
             }
@@ -509,10 +526,15 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
                 closed(conn, &sub, &message);
                 return;
             }
+            if !begin_query(conn, limits.max_queries_in_flight) {
+                closed(conn, &sub, "rate-limited: too many queries in flight");
+                return;
+            }
             let filters: Vec<Filter<'static>> =
                 filters.into_iter().map(Filter::into_owned).collect();
             let (shared, conn) = (shared.clone(), conn.clone());
             tokio::spawn(async move {
+                let _query = QueryGuard(conn.clone());
                 let Ok(_permit) = shared.queries.acquire().await else {
                     return;
                 };
@@ -617,6 +639,24 @@ fn verify_and_queue(raw: Vec<u8>, conn: Arc<Conn>, tx: std_mpsc::Sender<Job>, po
     }
 }
 
+/// Counts a query against the connection's bound; false when it is full.
+fn begin_query(conn: &Conn, max: usize) -> bool {
+    conn.queries
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+            (n < max).then_some(n + 1)
+        })
+        .is_ok()
+}
+
+/// Ends a query's count when dropped (also when its task is cancelled).
+struct QueryGuard(Arc<Conn>);
+
+impl Drop for QueryGuard {
+    fn drop(&mut self) {
+        self.0.queries.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 fn spawn_query(
     shared: Arc<Shared>,
     conn: Arc<Conn>,
@@ -625,6 +665,7 @@ fn spawn_query(
     cancel: Arc<AtomicBool>,
 ) {
     tokio::spawn(async move {
+        let _query = QueryGuard(conn.clone());
         let Ok(_permit) = shared.queries.acquire().await else {
             return;
         };

@@ -261,6 +261,12 @@ async fn limits_are_enforced() {
     let m = c.recv().await;
     assert_eq!((m[0].as_str(), m[1].as_str()), (Some("CLOSED"), Some("s4")));
     c.send(r#"["CLOSE","s2"]"#).await;
+    // A refused REQ that names an open subscription closes it: the events
+    // published below would otherwise arrive on "s5" before their OKs.
+    c.req("s5", &[json!({})]).await;
+    c.send(r#"["REQ","s5",{},{},{}]"#).await;
+    let m = c.recv().await;
+    assert_eq!((m[0].as_str(), m[1].as_str()), (Some("CLOSED"), Some("s5")));
 
     // Too large: refused, and the connection still works.
     let big = sign(&k[0], now(), 1, &[], &"x".repeat(3000));
