@@ -29,7 +29,12 @@ pub(crate) trait Read {
     fn get(&self, table: Table, key: &[u8]) -> Result<Option<&[u8]>, StoreError>;
     /// The first key `>= from`.
     fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError>;
+    /// The keys `>= from`, ascending (one cursor, no seek per key).
+    fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError>;
 }
+
+/// Keys of one table, ascending.
+pub(crate) type KeyIter<'s> = Box<dyn Iterator<Item = Result<&'s [u8], StoreError>> + 's>;
 
 /// Ordered tables a write transaction changes.
 pub(crate) trait Write: Read {

@@ -11,12 +11,13 @@
 //! backend error and the relay answers `error:` until it is reopened with
 //! a larger map.
 
-use super::engine::{self, Read, Write};
+use super::engine::{self, KeyIter, Read, Write};
 use super::keys::Table;
 use super::{apply_batch, query, Batch, EventStore, StoreError};
 use heed::types::Bytes;
 use heed::{Database, Env, EnvOpenOptions, RoTxn, RwTxn, WithoutTls};
 use ito::nostr::Filter;
+use std::ops::Bound;
 use std::path::Path;
 
 type Db = Database<Bytes, Bytes>;
@@ -118,6 +119,12 @@ impl Read for View<'_> {
             .map(|e| e.map(|(k, _)| k))
             .map_err(backend)
     }
+    fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
+        let range = self.dbs[table as usize]
+            .range(&self.txn, &(Bound::Included(from), Bound::Unbounded))
+            .map_err(backend)?;
+        Ok(Box::new(range.map(|e| e.map(|(k, _)| k).map_err(backend))))
+    }
 }
 
 impl Read for Txn<'_, '_> {
@@ -129,6 +136,12 @@ impl Read for Txn<'_, '_> {
             .get_greater_than_or_equal_to(self.txn, from)
             .map(|e| e.map(|(k, _)| k))
             .map_err(backend)
+    }
+    fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
+        let range = self.dbs[table as usize]
+            .range(self.txn, &(Bound::Included(from), Bound::Unbounded))
+            .map_err(backend)?;
+        Ok(Box::new(range.map(|e| e.map(|(k, _)| k).map_err(backend))))
     }
 }
 

@@ -1,6 +1,6 @@
 //! [`MemoryStore`]: the tables as `BTreeMap`s behind one lock.
 
-use super::engine::{self, Read, Write};
+use super::engine::{self, KeyIter, Read, Write};
 use super::keys::Table;
 use super::{apply_batch, query, Batch, EventStore, StoreError};
 use ito::nostr::Filter;
@@ -41,12 +41,22 @@ fn seek<'a>(t: &'a BTreeMap<Vec<u8>, Vec<u8>>, from: &[u8]) -> Option<(&'a [u8],
         .map(|(k, v)| (k.as_slice(), v.as_slice()))
 }
 
+fn scan<'a>(t: &'a BTreeMap<Vec<u8>, Vec<u8>>, from: &[u8]) -> KeyIter<'a> {
+    Box::new(
+        t.range::<[u8], _>((Bound::Included(from), Bound::Unbounded))
+            .map(|(k, _)| Ok(k.as_slice())),
+    )
+}
+
 impl Read for View<'_> {
     fn get(&self, table: Table, key: &[u8]) -> Result<Option<&[u8]>, StoreError> {
         Ok(self.0[table as usize].get(key).map(Vec::as_slice))
     }
     fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError> {
         Ok(seek(&self.0[table as usize], from).map(|(k, _)| k))
+    }
+    fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
+        Ok(scan(&self.0[table as usize], from))
     }
 }
 
@@ -56,6 +66,9 @@ impl Read for Txn<'_> {
     }
     fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError> {
         Ok(seek(&self.0[table as usize], from).map(|(k, _)| k))
+    }
+    fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
+        Ok(scan(&self.0[table as usize], from))
     }
 }
 

@@ -18,7 +18,7 @@
 //! id, so every scan is a forward seek: nothing is sorted in memory except
 //! an `ids` list, and at most one event per filter is held at a time.
 
-use super::engine::Read;
+use super::engine::{KeyIter, Read};
 use super::keys::{self, Table, ORDER_LEN};
 use super::StoreError;
 use crate::nip;
@@ -31,71 +31,80 @@ type Order = [u8; ORDER_LEN];
 /// Above this many author × kind pairs a filter scans by author alone.
 const MAX_PAIRS: usize = 256;
 
-/// One index range: keys `prefix . order` with order in `[from, to]`.
-struct Range {
+/// One index range: keys `prefix . order` with `!created_at` from
+/// `until`'s down to `since`'s, read through one cursor.
+struct Range<'r> {
     table: Table,
     prefix: Vec<u8>,
-    /// The next key to seek to.
-    pos: Vec<u8>,
+    /// Where the cursor starts.
+    start: Vec<u8>,
     /// The last `!created_at` accepted (from `since`).
     last_inv: u64,
+    keys: Option<KeyIter<'r>>,
+    done: bool,
 }
 
-impl Range {
-    fn new(table: Table, prefix: Vec<u8>, f: &Filter<'_>) -> Range {
+impl<'r> Range<'r> {
+    fn new(table: Table, prefix: Vec<u8>, f: &Filter<'_>) -> Range<'r> {
         let first_inv = !f.until.unwrap_or(u64::MAX);
         let last_inv = !f.since.unwrap_or(0);
-        let mut pos = prefix.clone();
-        pos.extend_from_slice(&first_inv.to_be_bytes());
+        let mut start = prefix.clone();
+        start.extend_from_slice(&first_inv.to_be_bytes());
         Range {
             table,
             prefix,
-            pos,
+            start,
             last_inv,
+            keys: None,
+            done: false,
         }
     }
 
-    fn next<R: Read>(&mut self, r: &R) -> Result<Option<Order>, StoreError> {
-        loop {
-            let Some(k) = r.seek(self.table, &self.pos)? else {
-                return Ok(None);
-            };
+    fn next<R: Read>(&mut self, r: &'r R) -> Result<Option<Order>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
+        let keys = match &mut self.keys {
+            Some(keys) => keys,
+            None => self.keys.insert(r.scan(self.table, &self.start)?),
+        };
+        for k in keys.by_ref() {
+            let k = k?;
             if !k.starts_with(&self.prefix) {
-                return Ok(None);
+                break;
             }
             let rest = &k[self.prefix.len()..];
-            self.pos.clear();
-            self.pos.extend_from_slice(k);
-            self.pos.push(0);
             if rest.len() != ORDER_LEN {
-                // Only a hashed tag value's longer neighbour can be here;
-                // skip it.
+                // Cannot happen with prefix-free keys; never misread one.
                 continue;
             }
             if keys::be64(rest) > self.last_inv {
-                return Ok(None);
+                break;
             }
             let mut o = [0u8; ORDER_LEN];
             o.copy_from_slice(rest);
             return Ok(Some(o));
         }
+        self.done = true;
+        self.keys = None;
+        Ok(None)
     }
 }
 
 /// The candidates of one filter, merged by order key, repeats dropped.
-enum Candidates {
+enum Candidates<'r> {
     /// Sorted descending, so `pop` gives the next.
     Ids(Vec<Order>),
     Ranges {
-        ranges: Vec<Range>,
+        ranges: Vec<Range<'r>>,
         heap: BinaryHeap<Reverse<(Order, usize)>>,
         started: bool,
         last: Option<Order>,
     },
 }
 
-impl Candidates {
-    fn next<R: Read>(&mut self, r: &R) -> Result<Option<Order>, StoreError> {
+impl<'r> Candidates<'r> {
+    fn next<R: Read>(&mut self, r: &'r R) -> Result<Option<Order>, StoreError> {
         match self {
             Candidates::Ids(list) => Ok(list.pop()),
             Candidates::Ranges {
@@ -129,13 +138,13 @@ impl Candidates {
 }
 
 /// One filter's answer, streamed.
-struct FilterStream<'f, 'a> {
+struct FilterStream<'f, 'a, 'r> {
     filter: &'f Filter<'a>,
-    candidates: Candidates,
+    candidates: Candidates<'r>,
     remaining: u64,
 }
 
-fn ranges(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidates {
+fn ranges<'r>(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidates<'r> {
     Candidates::Ranges {
         ranges: prefixes
             .into_iter()
@@ -147,7 +156,7 @@ fn ranges(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidates {
     }
 }
 
-impl<'f, 'a> FilterStream<'f, 'a> {
+impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
     fn new<R: Read>(r: &R, filter: &'f Filter<'a>, limit: u64) -> Result<Self, StoreError> {
         let empty = filter.ids.as_ref().is_some_and(|s| s.is_empty())
             || filter.authors.as_ref().is_some_and(|s| s.is_empty())
@@ -213,7 +222,7 @@ impl<'f, 'a> FilterStream<'f, 'a> {
         })
     }
 
-    fn next<'r, R: Read>(
+    fn next<R: Read>(
         &mut self,
         r: &'r R,
         now: u64,
