@@ -7,7 +7,7 @@
 //! answer `OK true` only after it.
 //!
 //! The map size is reserved address space, not disk: the default is
-//! 64 GiB. When the map is full a write fails with an `MDB_MAP_FULL`
+//! 64 GiB ([`DEFAULT_MAP_SIZE`]). When the map is full a write fails with an `MDB_MAP_FULL`
 //! backend error and the relay answers `error:` until it is reopened with
 //! a larger map.
 
@@ -22,8 +22,14 @@ use std::path::Path;
 
 type Db = Database<Bytes, Bytes>;
 
-/// The default map size: 64 GiB of address space.
+/// The default map size: 64 GiB of address space (1 GiB where pointers
+/// are 32 bits).
+#[cfg(target_pointer_width = "64")]
 pub const DEFAULT_MAP_SIZE: usize = 64 << 30;
+/// The default map size: 64 GiB of address space (1 GiB where pointers
+/// are 32 bits).
+#[cfg(not(target_pointer_width = "64"))]
+pub const DEFAULT_MAP_SIZE: usize = 1 << 30;
 
 /// The durable store on LMDB.
 ///

@@ -10,8 +10,8 @@ use std::sync::RwLock;
 
 type Tables = [BTreeMap<Vec<u8>, Vec<u8>>; Table::ALL.len()];
 
-/// An in-memory store with the same rules and queries as [`LmdbStore`]
-/// (`super::LmdbStore`), for tests and for relays that need no
+/// An in-memory store with the same rules and queries as
+/// [`LmdbStore`](super::LmdbStore), for tests and for relays that need no
 /// durability. Writers exclude readers (one `RwLock`).
 ///
 /// ```
