@@ -79,8 +79,9 @@
 //! # Not yet
 //!
 //! NIP-42 `AUTH` (answered `OK false` `restricted:`, and its policy hook),
-//! time-sliced long queries, and the comparison benchmark against other
-//! relays are still to come.
+//! time slices for `COUNT` (a `REQ` gives its worker to waiting queries
+//! every 10 ms; a `COUNT` runs to the end), and the comparison benchmark
+//! against other relays are still to come.
 //!
 //! # A store for more than one machine
 //!
@@ -114,5 +115,8 @@ mod writer;
 pub use config::{Config, Limits};
 pub use policy::{AcceptAll, Policy};
 pub use server::Relay;
-pub use store::{Batch, EventStore, LmdbStore, MemoryStore, Outcome, StoreError, DEFAULT_MAP_SIZE};
+pub use store::{
+    Batch, EventStore, LmdbStore, MemoryStore, Outcome, QuerySink, StoreError, DEFAULT_MAP_SIZE,
+    TICK_EVERY,
+};
 pub use tools::{export, prepare_import, serve_until_signal, ImportStats, Importer};

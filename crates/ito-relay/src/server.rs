@@ -10,7 +10,8 @@
 //! message loop (one task reads, one writes the connection's queue):
 //!     EVENT -> limits -> rayon: parse, verify id + signature -> writer
 //!     REQ   -> register (pending) -> blocking pool: stream the stored
-//!              answer into the queue -> EOSE, then live
+//!              answer into the queue (yielding the worker every 10 ms
+//!              to waiting queries) -> EOSE, then live
 //!     COUNT -> blocking pool: count -> COUNT
 //!     CLOSE -> unregister
 //!     other -> OK false / CLOSED / NOTICE, whichever names the message
@@ -26,7 +27,7 @@ use crate::config::Config;
 use crate::conn::{Conn, Out};
 use crate::fanout::{self, Fanout};
 use crate::policy::{AcceptAll, Policy};
-use crate::store::EventStore;
+use crate::store::{EventStore, QuerySink};
 use crate::writer::{self, ok_frame, Job};
 use futures_util::{SinkExt, StreamExt};
 use ito::nostr::{ClientMessage, Event, Filter, RelayMessage};
@@ -39,7 +40,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -61,7 +62,7 @@ struct Shared {
     writer: Mutex<Option<std_mpsc::Sender<Job>>>,
     next_conn: AtomicU64,
     connections: AtomicUsize,
-    queries: Semaphore,
+    queries: Arc<Semaphore>,
     nip11: String,
     policy: Arc<dyn Policy>,
 }
@@ -126,7 +127,7 @@ impl Relay {
                 writer: Mutex::new(Some(tx)),
                 next_conn: AtomicU64::new(1),
                 connections: AtomicUsize::new(0),
-                queries: Semaphore::new(workers),
+                queries: Arc::new(Semaphore::new(workers)),
                 policy,
             }),
             writer,
@@ -657,6 +658,56 @@ impl Drop for QueryGuard {
     }
 }
 
+/// How long a query runs before it lets waiting queries have its worker.
+const SLICE: Duration = Duration::from_millis(10);
+
+/// Where a `REQ`'s stored events go: framed into the connection's queue,
+/// waiting for a slow reader (up to 30 s, then the reader is dropped),
+/// and giving up its worker every [`SLICE`] when other queries wait.
+struct ReqSink {
+    prefix: Vec<u8>,
+    conn: Arc<Conn>,
+    cancel: Arc<AtomicBool>,
+    workers: Arc<Semaphore>,
+    permit: Option<OwnedSemaphorePermit>,
+    slice: Instant,
+    runtime: tokio::runtime::Handle,
+}
+
+impl QuerySink for ReqSink {
+    fn event(&mut self, json: &[u8]) -> bool {
+        let mut waited = 0;
+        while self.conn.queued() > self.conn.soft_bound() {
+            if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
+                return false;
+            }
+            if waited > 30_000 {
+                self.conn.kill();
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            waited += 1;
+        }
+        !self.cancel.load(Ordering::Relaxed) && self.conn.send(fanout::frame(&self.prefix, json))
+    }
+
+    fn tick(&mut self) -> bool {
+        if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
+            return false;
+        }
+        if self.slice.elapsed() >= SLICE && self.workers.available_permits() == 0 {
+            // The semaphore is fair: queries already waiting run first.
+            self.permit = None;
+            match self.runtime.block_on(self.workers.clone().acquire_owned()) {
+                Ok(p) => self.permit = Some(p),
+                Err(_) => return false,
+            }
+            self.slice = Instant::now();
+        }
+        true
+    }
+}
+
 fn spawn_query(
     shared: Arc<Shared>,
     conn: Arc<Conn>,
@@ -666,28 +717,24 @@ fn spawn_query(
 ) {
     tokio::spawn(async move {
         let _query = QueryGuard(conn.clone());
-        let Ok(_permit) = shared.queries.acquire().await else {
+        let Ok(permit) = shared.queries.clone().acquire_owned().await else {
             return;
         };
         let store = shared.store.clone();
         let fanout = shared.fanout.clone();
         let max_limit = shared.config.limits.max_limit;
+        let mut sink = ReqSink {
+            prefix: fanout::event_prefix(&sub),
+            conn: conn.clone(),
+            cancel: cancel.clone(),
+            workers: shared.queries.clone(),
+            permit: Some(permit),
+            slice: Instant::now(),
+            runtime: tokio::runtime::Handle::current(),
+        };
         let _ = tokio::task::spawn_blocking(move || {
-            let prefix = fanout::event_prefix(&sub);
-            let mut sink = |json: &[u8]| -> bool {
-                // Wait for a slow reader rather than queue without bound.
-                let mut waited = 0;
-                while conn.queued() > conn.soft_bound() {
-                    if cancel.load(Ordering::Relaxed) || conn.is_killed() || waited > 30_000 {
-                        conn.kill();
-                        return false;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                    waited += 1;
-                }
-                !cancel.load(Ordering::Relaxed) && conn.send(fanout::frame(&prefix, json))
-            };
-            match store.query(&filters, max_limit, writer::now(), &mut sink) {
+            sink.slice = Instant::now();
+            match store.query_sink(&filters, max_limit, writer::now(), &mut sink) {
                 Ok(snapshot) => {
                     let mut eose = Vec::new();
                     RelayMessage::Eose {
@@ -701,6 +748,7 @@ fn spawn_query(
                     closed(&conn, &sub, "error: the query failed");
                 }
             }
+            drop(sink.permit.take());
         })
         .await;
     });

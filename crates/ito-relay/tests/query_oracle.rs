@@ -216,3 +216,59 @@ fn a_sink_can_stop_the_stream() {
         .unwrap();
     assert_eq!(n, 5);
 }
+
+/// Counts ticks; stops after `stop_after` of them.
+struct Ticking {
+    ticks: u32,
+    events: u32,
+    stop_after: u32,
+}
+
+impl ito_relay::QuerySink for Ticking {
+    fn event(&mut self, _json: &[u8]) -> bool {
+        self.events += 1;
+        true
+    }
+    fn tick(&mut self) -> bool {
+        self.ticks += 1;
+        self.ticks < self.stop_after
+    }
+}
+
+#[test]
+fn long_scans_tick_and_can_be_stopped_between_matches() {
+    let c = corpus(1500);
+    let store = MemoryStore::new();
+    let refs: Vec<&[u8]> = c.events.iter().map(Vec::as_slice).collect();
+    store.write_batch(&refs, NOW).unwrap();
+    // Every event tagged t=v1 or t=v2 is a candidate (the tag index is
+    // chosen before kinds); none is of kind 4.
+    let tagged = Filter::parse(br##"{"#t":["v1","v2"]}"##).unwrap();
+    let candidates = store.count(std::slice::from_ref(&tagged), NOW).unwrap() as u32;
+    assert!(candidates > 2 * ito_relay::TICK_EVERY, "{candidates}");
+    let none = Filter::parse(br##"{"#t":["v1","v2"],"kinds":[4]}"##).unwrap();
+    let mut sink = Ticking {
+        ticks: 0,
+        events: 0,
+        stop_after: u32::MAX,
+    };
+    store
+        .query_sink(std::slice::from_ref(&none), 10_000, NOW, &mut sink)
+        .unwrap();
+    assert_eq!(
+        (sink.ticks, sink.events),
+        (candidates / ito_relay::TICK_EVERY, 0)
+    );
+    // A tick answering false stops the scan.
+    let all = Filter::default();
+    let mut sink = Ticking {
+        ticks: 0,
+        events: 0,
+        stop_after: 3,
+    };
+    store
+        .query_sink(std::slice::from_ref(&all), 10_000, NOW, &mut sink)
+        .unwrap();
+    assert_eq!(sink.ticks, 3);
+    assert!(sink.events < 3 * ito_relay::TICK_EVERY, "{}", sink.events);
+}

@@ -13,7 +13,7 @@
 
 use super::engine::{self, KeyIter, Read, Write};
 use super::keys::Table;
-use super::{apply_batch, query, Batch, EventStore, StoreError};
+use super::{apply_batch, query, Batch, EventStore, QuerySink, StoreError};
 use heed::types::Bytes;
 use heed::{Database, Env, EnvOpenOptions, RoTxn, RwTxn, WithoutTls};
 use ito::nostr::Filter;
@@ -182,12 +182,12 @@ impl EventStore for LmdbStore {
         Ok(batch)
     }
 
-    fn query(
+    fn query_sink(
         &self,
         filters: &[Filter<'_>],
         max_limit: u64,
         now: u64,
-        sink: &mut dyn FnMut(&[u8]) -> bool,
+        sink: &mut dyn QuerySink,
     ) -> Result<u64, StoreError> {
         let view = View {
             txn: self.env.read_txn().map_err(backend)?,

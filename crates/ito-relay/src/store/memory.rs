@@ -2,7 +2,7 @@
 
 use super::engine::{self, KeyIter, Read, Write};
 use super::keys::Table;
-use super::{apply_batch, query, Batch, EventStore, StoreError};
+use super::{apply_batch, query, Batch, EventStore, QuerySink, StoreError};
 use ito::nostr::Filter;
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -91,12 +91,12 @@ impl EventStore for MemoryStore {
         apply_batch(&mut Txn(&mut tables), events, now)
     }
 
-    fn query(
+    fn query_sink(
         &self,
         filters: &[Filter<'_>],
         max_limit: u64,
         now: u64,
-        sink: &mut dyn FnMut(&[u8]) -> bool,
+        sink: &mut dyn QuerySink,
     ) -> Result<u64, StoreError> {
         let tables = self.tables.read().unwrap_or_else(|e| e.into_inner());
         let view = View(&tables);

@@ -89,6 +89,46 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+/// Where a query's events go.
+///
+/// Any `FnMut(&[u8]) -> bool` closure is a sink (returning `false`
+/// stops the query). A sink that also wants to yield during a long scan
+/// implements [`QuerySink::tick`], which the engine calls every
+/// [`TICK_EVERY`] candidates it examines, matching or not.
+///
+/// ```
+/// use ito_relay::{EventStore, MemoryStore, QuerySink};
+/// struct Count(u64);
+/// impl QuerySink for Count {
+///     fn event(&mut self, _json: &[u8]) -> bool { self.0 += 1; true }
+/// }
+/// let mut count = Count(0);
+/// MemoryStore::new().query_sink(&[ito::nostr::Filter::default()], 500, 0, &mut count)?;
+/// assert_eq!(count.0, 0);
+/// # Ok::<(), ito_relay::StoreError>(())
+/// ```
+pub trait QuerySink {
+    /// One event's JSON; `false` stops the query.
+    fn event(&mut self, json: &[u8]) -> bool;
+
+    /// Called every [`TICK_EVERY`] candidates examined; `false` stops the
+    /// query. A relay uses it to give its worker to other queries now and
+    /// then (time slices).
+    fn tick(&mut self) -> bool {
+        true
+    }
+}
+
+impl<F: FnMut(&[u8]) -> bool> QuerySink for F {
+    fn event(&mut self, json: &[u8]) -> bool {
+        self(json)
+    }
+}
+
+/// How many candidates the engine examines between two
+/// [`QuerySink::tick`] calls.
+pub const TICK_EVERY: u32 = 64;
+
 /// The result of one committed batch.
 #[derive(Debug)]
 pub struct Batch {
@@ -133,6 +173,19 @@ pub trait EventStore: Send + Sync + 'static {
         max_limit: u64,
         now: u64,
         sink: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<u64, StoreError> {
+        self.query_sink(filters, max_limit, now, &mut |json: &[u8]| sink(json))
+    }
+
+    /// [`EventStore::query`] into a [`QuerySink`], whose
+    /// [`tick`](QuerySink::tick) is called during long scans (the method a
+    /// store implements).
+    fn query_sink(
+        &self,
+        filters: &[Filter<'_>],
+        max_limit: u64,
+        now: u64,
+        sink: &mut dyn QuerySink,
     ) -> Result<u64, StoreError>;
 
     /// NIP-45: how many stored events match any of the filters (each

@@ -20,7 +20,7 @@
 
 use super::engine::{KeyIter, Read};
 use super::keys::{self, Table, ORDER_LEN};
-use super::StoreError;
+use super::{QuerySink, StoreError, TICK_EVERY};
 use crate::nip;
 use ito::nostr::{Event, Filter};
 use std::cmp::Reverse;
@@ -88,6 +88,27 @@ impl<'r> Range<'r> {
         self.done = true;
         self.keys = None;
         Ok(None)
+    }
+}
+
+/// Calls the sink's `tick` every `TICK_EVERY` candidates; remembers a
+/// `false`.
+struct Ticks<'s> {
+    sink: &'s mut dyn QuerySink,
+    n: u32,
+    stopped: bool,
+}
+
+impl Ticks<'_> {
+    fn step(&mut self) -> bool {
+        self.n += 1;
+        if self.n >= TICK_EVERY {
+            self.n = 0;
+            if !self.stopped && !self.sink.tick() {
+                self.stopped = true;
+            }
+        }
+        !self.stopped
     }
 }
 
@@ -226,8 +247,13 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
         &mut self,
         r: &'r R,
         now: u64,
+        ticks: &mut Ticks<'_>,
     ) -> Result<Option<(Order, &'r [u8])>, StoreError> {
         while self.remaining > 0 {
+            if !ticks.step() {
+                self.remaining = 0;
+                break;
+            }
             let Some(o) = self.candidates.next(r)? else {
                 self.remaining = 0;
                 break;
@@ -255,16 +281,21 @@ pub(crate) fn run<R: Read>(
     filters: &[Filter<'_>],
     max_limit: u64,
     now: u64,
-    sink: &mut dyn FnMut(&[u8]) -> bool,
+    sink: &mut dyn QuerySink,
 ) -> Result<u64, StoreError> {
     let mut streams = Vec::with_capacity(filters.len());
     for f in filters {
         let limit = f.limit.unwrap_or(max_limit).min(max_limit);
         streams.push(FilterStream::new(r, f, limit)?);
     }
+    let mut ticks = Ticks {
+        sink,
+        n: 0,
+        stopped: false,
+    };
     let mut heads: Vec<Option<(Order, &[u8])>> = Vec::with_capacity(streams.len());
     for s in streams.iter_mut() {
-        heads.push(s.next(r, now)?);
+        heads.push(s.next(r, now, &mut ticks)?);
     }
     let mut last: Option<Order> = None;
     let mut sent = 0;
@@ -279,13 +310,13 @@ pub(crate) fn run<R: Read>(
         }
         let Some(i) = best else { break };
         let (o, json) = heads[i].take().expect("a head");
-        heads[i] = streams[i].next(r, now)?;
+        heads[i] = streams[i].next(r, now, &mut ticks)?;
         if last == Some(o) {
             continue;
         }
         last = Some(o);
         sent += 1;
-        if !sink(json) {
+        if ticks.stopped || !ticks.sink.event(json) {
             break;
         }
     }
