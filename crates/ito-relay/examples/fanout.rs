@@ -74,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut config = Config::default();
     config.limits.events_per_second = 1_000_000;
     config.limits.max_subscriptions = 64;
+    config.limits.max_queries_in_flight = 64;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -115,6 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         if t.as_str().starts_with("[\"EOSE\"") {
                             eose += 1;
                         }
+                        assert!(!t.as_str().starts_with("[\"CLOSED\""), "{}", t.as_str());
                     }
                 }
                 ready.send(()).await.unwrap();
