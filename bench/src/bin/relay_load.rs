@@ -1677,6 +1677,363 @@ fn merge(mut a: Value, b: Value) -> Value {
     a
 }
 
+/// A figure of one row of a relay's results, if the row ran.
+fn fig(v: &Value, row: &str, key: &str) -> Option<f64> {
+    v.get(row)?.get(key)?.as_f64()
+}
+
+fn cell(v: Option<f64>, digits: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => {
+            let s = format!("{x:.digits$}");
+            // Thousands separators on the integer part.
+            let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(i, f)| (i, f));
+            let mut out = String::new();
+            for (n, ch) in int.chars().enumerate() {
+                if n > 0 && (int.len() - n) % 3 == 0 && ch != '-' {
+                    out.push(',');
+                }
+                out.push(ch);
+            }
+            if !frac.is_empty() {
+                out.push('.');
+                out.push_str(frac);
+            }
+            out
+        }
+        _ => "—".into(),
+    }
+}
+
+/// The results of the last `run` of each relay as a Markdown table (to
+/// paste into bench/RESULTS.md) and bench/report/relay.svg: ito's ratio
+/// over each peer, and over the bound.
+fn report(names: &[String]) -> Res<()> {
+    let dir = work_dir().join("results");
+    let read = |n: &str| -> Res<Value> {
+        Ok(serde_json::from_str(&std::fs::read_to_string(
+            dir.join(format!("{n}.json")),
+        )?)?)
+    };
+    let bound = read("bound")?;
+    let runs: Vec<(String, Value)> = names
+        .iter()
+        .filter_map(|n| read(n).ok().map(|v| (n.clone(), v)))
+        .collect();
+    let mut md = String::new();
+    md.push_str(&format!(
+        "| row | {} |\n|---|{}\n",
+        runs.iter()
+            .map(|r| r.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(runs.len())
+    ));
+    type Get = dyn Fn(&Value) -> Option<String>;
+    let f = |row: &'static str, key: &'static str, d: usize| -> Box<Get> {
+        Box::new(move |v: &Value| Some(cell(fig(v, row, key), d)))
+    };
+    let rows: Vec<(&str, Box<Get>)> = vec![
+        (
+            "durable ingest, events/s to `OK true`",
+            f("ingest", "events_per_s_to_ok", 0),
+        ),
+        (
+            "ingest: time to `OK` p50 / p99 (ms)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} / {}",
+                    cell(fig(v, "ingest", "ok_p50_ms"), 1),
+                    cell(fig(v, "ingest", "ok_p99_ms"), 1)
+                ))
+            }),
+        ),
+        (
+            "ingest: `OK true` of events sent",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} of {}",
+                    cell(fig(v, "ingest", "ok_true"), 0),
+                    cell(fig(v, "ingest", "events"), 0)
+                ))
+            }),
+        ),
+        (
+            "ingest: client CPU / load average",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} % / {}",
+                    cell(fig(v, "ingest", "client_cpu_share").map(|x| x * 100.0), 1),
+                    v.get("ingest")?.get("loadavg")?.as_str()?
+                ))
+            }),
+        ),
+        (
+            "rest of the database (untimed row), events/s",
+            f("fill", "events_per_s_to_ok", 0),
+        ),
+        (
+            "query answers exactly NIP-01's (sample)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} of {}",
+                    cell(fig(v, "answers", "exact"), 0),
+                    cell(fig(v, "answers", "sample"), 0)
+                ))
+            }),
+        ),
+        (
+            "stored queries/s (64 connections)",
+            f("queries", "queries_per_s", 0),
+        ),
+        (
+            "queries: time to `EOSE` p50 / p99 (ms)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} / {}",
+                    cell(fig(v, "queries", "eose_p50_ms"), 1),
+                    cell(fig(v, "queries", "eose_p99_ms"), 1)
+                ))
+            }),
+        ),
+        (
+            "queries: events streamed/s",
+            f("queries", "events_per_s", 0),
+        ),
+        (
+            "queries: client CPU / load average",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} % / {}",
+                    cell(fig(v, "queries", "client_cpu_share").map(|x| x * 100.0), 1),
+                    v.get("queries")?.get("loadavg")?.as_str()?
+                ))
+            }),
+        ),
+        (
+            "fan-out at 2,000 events/s: published/s",
+            f("fanout", "publish_rate_per_s", 0),
+        ),
+        (
+            "fan-out: delivered of expected (duplicates)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} of {} ({})",
+                    cell(fig(v, "fanout", "delivered"), 0),
+                    cell(fig(v, "fanout", "expected_deliveries"), 0),
+                    cell(fig(v, "fanout", "duplicates"), 0)
+                ))
+            }),
+        ),
+        (
+            "fan-out: delivery p50 / p99 (ms)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} / {}",
+                    cell(fig(v, "fanout", "delivery_p50_ms"), 1),
+                    cell(fig(v, "fanout", "delivery_p99_ms"), 1)
+                ))
+            }),
+        ),
+        (
+            "fan-out unpaced: events/s with every delivery made",
+            f("fanout_max", "events_per_s_all_delivered", 0),
+        ),
+        (
+            "fan-out unpaced: deliveries/s (delivered of expected)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} ({} of {})",
+                    cell(fig(v, "fanout_max", "deliveries_per_s"), 0),
+                    cell(fig(v, "fanout_max", "delivered"), 0),
+                    cell(fig(v, "fanout_max", "expected_deliveries"), 0)
+                ))
+            }),
+        ),
+        (
+            "idle connections: KiB resident each (opened)",
+            Box::new(|v: &Value| {
+                Some(format!(
+                    "{} ({})",
+                    cell(fig(v, "idle", "kib_per_connection"), 1),
+                    cell(fig(v, "idle", "opened"), 0)
+                ))
+            }),
+        ),
+        (
+            "resident MiB: empty / peak ingest / queries / fan-out",
+            Box::new(|v: &Value| {
+                let m = |row: &str| cell(fig(v, row, "relay_rss_peak_kib").map(|k| k / 1024.0), 0);
+                Some(format!(
+                    "{} / {} / {} / {}",
+                    cell(v.get("rss_empty_kib")?.as_f64().map(|k| k / 1024.0), 0),
+                    m("fill").max(m("ingest")),
+                    m("queries"),
+                    m("fanout_max").max(m("fanout"))
+                ))
+            }),
+        ),
+        (
+            "database bytes per stored event",
+            f("database", "bytes_per_event", 0),
+        ),
+        (
+            "time to open the database, ms to first answer",
+            f("reopen", "ms_to_first_answer", 0),
+        ),
+    ];
+    for (label, get) in &rows {
+        md.push_str(&format!(
+            "| {label} | {} |\n",
+            runs.iter()
+                .map(|(_, v)| get(v).unwrap_or_else(|| "—".into()))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+    }
+    md.push_str(&format!(
+        "\nThe bound (`ito::nostr::batch::verify_all`, id and signature, {} threads, the same {} events): {} events/s (load {}).\n",
+        bound["threads"], bound["events"], cell(bound["events_per_s"].as_f64(), 0), bound["loadavg"].as_str().unwrap_or("")
+    ));
+    // Ratios: ito against the best peer, and against the bound.
+    let ito = runs.iter().find(|r| r.0 == "ito").map(|r| &r.1);
+    let mut chart_rows = Vec::new();
+    if let Some(ito) = ito {
+        for (row, key, what) in [
+            ("ingest", "events_per_s_to_ok", "durable ingest"),
+            ("queries", "queries_per_s", "stored queries"),
+            (
+                "fanout_max",
+                "events_per_s_all_delivered",
+                "fan-out, sustained",
+            ),
+        ] {
+            let Some(mine) = fig(ito, row, key) else {
+                continue;
+            };
+            let best = runs
+                .iter()
+                .filter(|r| r.0 != "ito")
+                .filter_map(|r| fig(&r.1, row, key).map(|x| (x, r.0.clone())))
+                .fold(None, |b: Option<(f64, String)>, x| match b {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            if let Some((b, who)) = &best {
+                md.push_str(&format!(
+                    "- {what}: ito {} against the best peer ({who}, {}): **{:.1}×**\n",
+                    cell(Some(mine), 0),
+                    cell(Some(*b), 0),
+                    mine / b
+                ));
+            }
+            for (peer, v) in runs.iter().filter(|r| r.0 != "ito") {
+                if let Some(x) = fig(v, row, key).filter(|x| *x > 0.0) {
+                    chart_rows.push(ito_bench::headline::Row {
+                        area: "relay".into(),
+                        work: what.into(),
+                        peer: peer.clone(),
+                        ito_ns: 1e9 / mine,
+                        peer_ns: 1e9 / x,
+                        ratio: mine / x,
+                        ratio_lo: mine / x,
+                        ratio_hi: mine / x,
+                        rounds: 1,
+                    });
+                }
+            }
+            if row == "ingest" {
+                if let Some(b) = bound["events_per_s"].as_f64() {
+                    md.push_str(&format!(
+                        "- durable ingest against the bound: **{:.2}×**",
+                        mine / b
+                    ));
+                    for (peer, v) in runs.iter().filter(|r| r.0 != "ito") {
+                        if let Some(x) = fig(v, row, key) {
+                            md.push_str(&format!("; {peer} {:.3}×", x / b));
+                        }
+                    }
+                    md.push('\n');
+                    chart_rows.push(ito_bench::headline::Row {
+                        area: "relay".into(),
+                        work: what.into(),
+                        peer: "the bound (verification alone)".into(),
+                        ito_ns: 1e9 / mine,
+                        peer_ns: 1e9 / b,
+                        ratio: mine / b,
+                        ratio_lo: mine / b,
+                        ratio_hi: mine / b,
+                        rounds: 1,
+                    });
+                }
+            }
+        }
+    }
+    md.push_str("\nNIP deviations:\n");
+    for (name, v) in &runs {
+        let mut d: Vec<String> = v["nip_probes"]["deviations"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(m) = v["answers"]["deviations"].as_object() {
+            for (k, n) in m {
+                d.push(format!("query sample: {k} ({n} answers)"));
+            }
+        }
+        if let Some(n) = fig(v, "fanout", "duplicates").filter(|n| *n > 0.0) {
+            d.push(format!(
+                "live: {n} events delivered twice to one subscription"
+            ));
+        }
+        md.push_str(&format!(
+            "- {name}: {}\n",
+            if d.is_empty() {
+                "none found".into()
+            } else {
+                d.join("; ")
+            }
+        ));
+    }
+    println!("{md}");
+    if !chart_rows.is_empty() {
+        let commit = Command::new("git")
+            .args(["rev-parse", "--short", "HEAD"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default();
+        let run = ito_bench::headline::env::Run {
+            mode: "release".into(),
+            cpu: ito_bench::report::cpu_name(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            kernel: String::new(),
+            rustc: String::new(),
+            date: std::env::var("RELAY_BENCH_DATE").unwrap_or_default(),
+            commit,
+            load: (0.0, 0.0),
+            quick: false,
+            seconds: 0.0,
+            rows: chart_rows,
+            python: String::new(),
+        };
+        let area = ito_bench::headline::Area {
+            slug: "relay",
+            title: "Nostr relay",
+            about: "",
+            run: |_| {},
+        };
+        if let Some(svg) = ito_bench::headline::chart::svg(&area, &[run]) {
+            let path = root().join("bench/report/relay.svg");
+            std::fs::write(&path, svg)?;
+            eprintln!("chart: {}", path.display());
+        }
+    }
+    Ok(())
+}
+
 fn main() -> Res<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let o = Opts::parse(&mut args)?;
@@ -1733,6 +2090,7 @@ fn main() -> Res<()> {
             }
             Ok(())
         }
+        "report" => report(&args[1..]),
         _ => Err(format!("unknown command {cmd}").into()),
     }
 }
