@@ -37,8 +37,24 @@ build_nostr_rs_relay() {
     if ! command -v protoc >/dev/null; then
         apt-get install -y protobuf-compiler || { apt-get update && apt-get install -y protobuf-compiler; }
     fi
-    cargo install --locked nostr-rs-relay --version 0.8.12 --root "$PEERS/nostr-rs-relay" &&
+    if cargo install --locked nostr-rs-relay --version 0.8.12 --root "$PEERS/nostr-rs-relay"; then
         cp "$PEERS/nostr-rs-relay/bin/nostr-rs-relay" "$BIN/nostr-rs-relay"
+        return
+    fi
+    # Its lock file pins time 0.3.25, which no longer compiles (E0282 in
+    # format_description/parse, rustc >= 1.80): build a copy of the
+    # published source with only that crate moved to a fixed release.
+    local src
+    src=$(find "${CARGO_HOME:-$HOME/.cargo}"/registry/src -maxdepth 2 -type d -name nostr-rs-relay-0.8.12 | head -1)
+    [ -n "$src" ] || return 1
+    rm -rf "$PEERS/nostr-rs-relay-src" && cp -r "$src" "$PEERS/nostr-rs-relay-src" || return 1
+    # Not a member of the ito workspace above target/.
+    printf '\n[workspace]\n' >>"$PEERS/nostr-rs-relay-src/Cargo.toml"
+    (
+        cd "$PEERS/nostr-rs-relay-src" &&
+            cargo update -p time@0.3.25 --precise 0.3.36 &&
+            cargo build --release --locked --bin nostr-rs-relay
+    ) && cp "$CARGO_TARGET_DIR/release/nostr-rs-relay" "$BIN/nostr-rs-relay"
 }
 
 build_rnostr() {
