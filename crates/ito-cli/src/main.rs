@@ -9,6 +9,7 @@ mod nip19;
 mod nostr;
 mod relay;
 mod tour;
+mod tour_relay;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

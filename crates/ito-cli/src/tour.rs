@@ -723,6 +723,7 @@ pub(crate) fn run(args: &TourArgs) -> Result<(), Failure> {
     #[cfg(feature = "schnorr")]
     creation_section(budget, &mut rows)?;
     print_table(&rows);
+    crate::io::outln!("\n{}", crate::tour_relay::run(EVENTS)?);
     Ok(())
 }
 

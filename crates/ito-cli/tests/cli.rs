@@ -254,6 +254,8 @@ fn tour_runs_and_checks_every_section() {
         "intern",
         "nostr",
         "hex encode",
+        "relay: ito-relay on ws://127.0.0.1:",
+        "all checked",
     ] {
         assert!(table.contains(section), "missing {section}: {table}");
     }
