@@ -15,7 +15,7 @@
 #   json_alloc              the string codec (quote/unquote/escape/unescape)
 #   json_de, json_de_serde, json_de_props, json_str_facts
 #                           JSON reading (the deserializer's scans)
-#   json_writer, json_serde_*   JSON writing
+#   json_writer, json_serde JSON writing (every string through each escaping option)
 #   str_model, str_traits, str_format, str_alloc    Str
 #   text_toolkit, text_regressions, text_alloc      the relay text toolkit
 #   nostr_codec, nostr_events, nostr_messages, nostr_relay, nostr_sign,
@@ -27,6 +27,14 @@
 #   loom_*                  need `--cfg loom` (a separate build of
 #                           everything); they model atomics, not kernels
 #   json_de_miri            Miri-sized runs of paths json_de covers
+#   json_serde_shapes, json_serde_typed
+#                           the serializer's structure (data-model shapes,
+#                           typed corpora) is architecture-independent, and
+#                           their strings reach the same kernels json_serde
+#                           drives; together ~400 CPU-s to compile, more
+#                           than the rest of this step's test build
+# Measured cold on 2 vCPUs shared with other builds: test build 340 s CPU,
+# run under qemu ~150 s (json_de 89 s), aarch64 ito 125 s CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
