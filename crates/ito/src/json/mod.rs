@@ -4,7 +4,9 @@
 //! only; structurally invalid JSON cannot be written through its safe API),
 //! [`RawJson`] fragments written verbatim, and with the `serde` feature a
 //! serializer (`to_vec`, `to_writer`, `to_vec_pretty`, `*_with`
-//! [`Options`]; the `ser` module) byte-identical with serde_json.
+//! [`Options`]; the `ser` module) byte-identical with serde_json. Lazy
+//! access ([`get`], [`get_many`]; the [`lazy`] module) finds values by
+//! path of keys and indices without parsing the rest of a document.
 //!
 //! ```
 //! let mut out = Vec::new();
@@ -112,6 +114,7 @@ pub mod de;
 mod emit;
 mod error;
 pub mod layout;
+pub mod lazy;
 mod literals;
 mod options;
 mod policy;
@@ -126,6 +129,7 @@ pub use crate::str::quote_str;
 #[cfg(feature = "serde")]
 pub use de::{from_reader, from_slice, from_str, Deserializer, StreamDeserializer};
 pub use error::{Error, ErrorKind};
+pub use lazy::{get, get_many, line_column, PathItem};
 pub use literals::{literals, Literals};
 pub use options::Options;
 pub use raw::{RawJson, MAX_DEPTH};
