@@ -98,6 +98,8 @@ mod tests {
             }
             #[cfg(all(target_arch = "aarch64", not(miri)))]
             check::<crate::simd::vector::neon::Neon>();
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+            check::<crate::simd::vector::simd128::Simd128>();
         }
     }
 

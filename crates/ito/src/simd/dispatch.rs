@@ -7,7 +7,8 @@
 //!
 //! ```text
 //! build guarantees a level      (BUILD_KERNEL = Some(k), e.g. -C target-cpu=native,
-//!                                aarch64 NEON):  T::table(k) folds to a constant;
+//!                                aarch64 NEON, wasm32 +simd128):
+//!                                T::table(k) folds to a constant;
 //!                                the call through it is a direct call, inlinable
 //! portable build (BUILD_KERNEL = None):
 //!     first call:  detect CPU -> store &table in an AtomicPtr -> use it
@@ -52,6 +53,12 @@ pub(crate) const BUILD_KERNEL: Option<Kernel> = if cfg!(all(
     not(miri)
 )) {
     Some(Kernel::Neon)
+} else if cfg!(all(
+    target_arch = "wasm32",
+    target_feature = "simd128",
+    not(miri)
+)) {
+    Some(Kernel::Simd128)
 } else {
     None
 };
@@ -111,7 +118,14 @@ impl<T: KernelTable> Dispatch<T> {
     /// to a cold tail call of its own (so it needs no frame to come back
     /// to), then call [`Dispatch::get`] there.
     #[cfg_attr(
-        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        not(all(
+            any(
+                target_arch = "x86_64",
+                target_arch = "aarch64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ),
+            not(miri)
+        )),
         allow(dead_code)
     )]
     #[inline(always)]
@@ -142,7 +156,13 @@ impl<T: KernelTable> Dispatch<T> {
 /// name (`x86::avx2::quote(..)`), so a native build makes a direct,
 /// inlinable call instead of loading a pointer from the kernel table.
 macro_rules! by_build_kernel {
-    (avx512 => $avx512:expr, avx2 => $avx2:expr, neon => $neon:expr, runtime => $runtime:expr $(,)?) => {{
+    (
+        avx512 => $avx512:expr,
+        avx2 => $avx2:expr,
+        neon => $neon:expr,
+        simd128 => $simd128:expr,
+        runtime => $runtime:expr $(,)?
+    ) => {{
         #[cfg(all(
             target_arch = "x86_64",
             target_feature = "avx512f",
@@ -161,6 +181,8 @@ macro_rules! by_build_kernel {
         let r = $avx2;
         #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
         let r = $neon;
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+        let r = $simd128;
         #[cfg(not(any(
             all(
                 target_arch = "x86_64",
@@ -168,7 +190,8 @@ macro_rules! by_build_kernel {
                 target_feature = "popcnt",
                 not(miri)
             ),
-            all(target_arch = "aarch64", target_feature = "neon", not(miri))
+            all(target_arch = "aarch64", target_feature = "neon", not(miri)),
+            all(target_arch = "wasm32", target_feature = "simd128", not(miri))
         )))]
         let r = $runtime;
         r
@@ -187,6 +210,7 @@ mod tests {
             avx512 => Some(Kernel::Avx512),
             avx2 => Some(Kernel::Avx2),
             neon => Some(Kernel::Neon),
+            simd128 => Some(Kernel::Simd128),
             runtime => None,
         );
         assert_eq!(by_macro, BUILD_KERNEL);

@@ -37,6 +37,7 @@
 //! AVX-512  64 bytes   below 128 bytes: AVX2; overlapping (not masked) tail
 //! NEON     16 bytes   aarch64 baseline; two blocks per iteration,
 //!                     `copy_short` inline for 16..=64 bytes
+//! simd128  16 bytes   wasm32 builds with `+simd128`; as NEON
 //! ```
 //!
 //! `Str`s are mostly short, so the inline paths (SWAR below 16 bytes, or 32
@@ -116,6 +117,10 @@ static AVX2: FactsKernel = FactsKernel { copy: x86::avx2 };
 static AVX512: FactsKernel = FactsKernel { copy: x86::avx512 };
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 static NEON: FactsKernel = FactsKernel { copy: neon::neon };
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+static SIMD128: FactsKernel = FactsKernel {
+    copy: simd128::simd128,
+};
 
 impl KernelTable for FactsKernel {
     #[inline(always)]
@@ -130,6 +135,8 @@ impl KernelTable for FactsKernel {
             Kernel::Avx512 => Some(&AVX512),
             #[cfg(all(target_arch = "aarch64", not(miri)))]
             Kernel::Neon => Some(&NEON),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+            Kernel::Simd128 => Some(&SIMD128),
             // SWAR itself, and levels this build has no kernel for.
             _ => Some(&SWAR),
         }
@@ -150,7 +157,8 @@ const SHORT: usize = 32;
 /// Copy `src` to `dst` and return the facts of the copied bytes.
 ///
 /// Always inlined: short inputs (the common case for `format!` pieces) run
-/// the SWAR path or, up to 64 bytes, [`copy_short`] (x86_64, aarch64) in
+/// the SWAR path or, up to 64 bytes, [`copy_short`] (x86_64, aarch64,
+/// wasm32 with `simd128`) in
 /// place, without a call; longer ones make one call to the dispatched
 /// kernel (indirect in a portable x86_64 build).
 ///
@@ -172,6 +180,13 @@ pub(crate) unsafe fn copy_classify(src: &[u8], dst: *mut u8) -> u8 {
         // NEON is baseline on aarch64: the same straight-line path.
         // SAFETY: forwarded caller contract; 16 <= n <= 64.
         return unsafe { neon::neon_short(src.as_ptr(), n, dst) };
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+    if (16..=64).contains(&n) {
+        // The build enables simd128 for the whole module: the same
+        // straight-line path.
+        // SAFETY: forwarded caller contract; 16 <= n <= 64.
+        return unsafe { simd128::simd128_short(src.as_ptr(), n, dst) };
     }
     if n < SHORT {
         // SAFETY: forwarded caller contract.
@@ -196,6 +211,7 @@ unsafe fn copy_classify_long(src: &[u8], dst: *mut u8) -> u8 {
             avx512 => x86::avx512(p, n, dst),
             avx2 => x86::avx2(p, n, dst),
             neon => neon::neon(p, n, dst),
+            simd128 => simd128::simd128(p, n, dst),
             // The hot path keeps no frame: a table already chosen is a
             // tail jump, detection (once) is a cold tail call of its own.
             runtime => match COPY.chosen() {
@@ -535,7 +551,14 @@ unsafe fn scan_blocks<V: FactsVector>(src: *const u8, len: usize) -> u8 {
 /// writable for `len` bytes, not overlapping.
 // Unused without a baseline vector (wasm32, Miri).
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 #[inline(always)]
@@ -782,6 +805,58 @@ mod neon {
     }
 }
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+mod simd128 {
+    use super::{copy_blocks, copy_short, swar, FactsVector};
+    use crate::simd::vector::simd128::Simd128;
+    use core::arch::wasm32::*;
+
+    /// The SSE2 form (`u8x16.sub_sat`, `i8x16.eq`): loose lanes, so
+    /// [`FactsVector::clean`] is one `v128.any_true`.
+    impl FactsVector for Simd128 {
+        const UNROLL: bool = true;
+        #[inline(always)]
+        unsafe fn no_bad() -> Simd128 {
+            Simd128(u8x16_splat(0))
+        }
+        #[inline(always)]
+        fn bad(self) -> Simd128 {
+            let cq = u8x16_sub_sat(u8x16_splat(0x21), v128_xor(self.0, u8x16_splat(0x02)));
+            Simd128(v128_or(cq, u8x16_eq(self.0, u8x16_splat(b'\\'))))
+        }
+        #[inline(always)]
+        fn clean(acc: Simd128) -> bool {
+            !v128_any_true(acc.0)
+        }
+    }
+
+    /// # Safety
+    /// `src` readable and `dst` writable for `len` bytes, not overlapping
+    /// (the build enables simd128).
+    #[inline(never)]
+    #[target_feature(enable = "simd128")]
+    pub(super) unsafe fn simd128(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+        if len < 16 {
+            // SAFETY: forwarded contract.
+            return unsafe { swar(src, len, dst) };
+        }
+        // SAFETY: simd128 is enabled; 16 <= len; the rest forwarded.
+        unsafe { copy_blocks::<Simd128>(src, len, dst) }
+    }
+
+    /// `simd128` copy + classify of 16..=64 bytes, straight-line (see
+    /// [`copy_short`]).
+    ///
+    /// # Safety
+    /// `16 <= len <= 64`; `src` readable and `dst` writable for `len`
+    /// bytes, not overlapping.
+    #[inline(always)]
+    pub(super) unsafe fn simd128_short(src: *const u8, len: usize, dst: *mut u8) -> u8 {
+        // SAFETY: the build enables simd128; the rest forwarded.
+        unsafe { copy_short::<Simd128>(src, len, dst) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -937,6 +1012,8 @@ mod tests {
         }
         #[cfg(all(target_arch = "aarch64", not(miri)))]
         assert!(Kernel::available().any(|k| k == Kernel::Neon));
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+        assert!(Kernel::available().any(|k| k == Kernel::Simd128));
     }
 
     /// Source and destination both end right at a `PROT_NONE` page, so

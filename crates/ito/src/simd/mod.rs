@@ -3,7 +3,8 @@
 //! The bottom layer is `vector/`: one trait, `vector::Vector` (loads,
 //! in-bounds partial loads and stores, splat, byte arithmetic, compares
 //! into a per-level mask, mask bits), and one type per instruction set that
-//! implements it (`x86::{Sse2, Avx2, Avx512}`, `neon::Neon`, `swar::Swar`).
+//! implements it (`x86::{Sse2, Avx2, Avx512}`, `neon::Neon`,
+//! `simd128::Simd128`, `swar::Swar`).
 //! The JSON, hex and `Str` facts kernels are generic code over it, each
 //! adding a small extension trait for what only it needs (`json::Block`:
 //! the tail splice and AVX-512's own escaper; `hex::HexVector`: the nibble
@@ -15,7 +16,7 @@
 //! fact scan behind `Str`) is instantiated once per instruction-set level
 //! and chosen through the one mechanism in `dispatch.rs`: at compile time
 //! when the build guarantees the features (`-C target-cpu=native`, aarch64
-//! NEON), else at run time:
+//! NEON, wasm32 with `+simd128`), else at run time:
 //!
 //! ```text
 //! first call:  detect CPU -> store the best kernel table in an AtomicPtr
@@ -32,6 +33,11 @@
 //! - `Avx2`: 32-byte blocks, the common x86_64 server/desktop level.
 //! - `Sse2`: 16-byte blocks, present on every x86_64 CPU.
 //! - `Neon`: 16-byte blocks, present on every aarch64 CPU.
+//! - `Simd128`: 16-byte blocks, WebAssembly SIMD. WebAssembly cannot detect
+//!   features at run time (a module using an instruction the engine lacks
+//!   does not load), so this level is compiled in only when the build
+//!   enables it (`RUSTFLAGS="-C target-feature=+simd128"`) and is then the
+//!   one used; a wasm32 build without the flag runs `Swar`.
 //! - `Swar`: 8-byte blocks in a `u64`, portable (and what Miri runs).
 //! - `Scalar`: one byte at a time; the plain reference the tests compare
 //!   every other kernel against. Never chosen automatically.
@@ -78,21 +84,33 @@ pub enum Kernel {
     Avx512,
     /// aarch64 NEON, 16-byte vectors.
     Neon,
+    /// WebAssembly SIMD (`simd128`), 16-byte vectors. Available only in
+    /// wasm32 builds that enable the feature at compile time
+    /// (`-C target-feature=+simd128`), where it is the kernel used.
+    ///
+    /// ```
+    /// use ito::Kernel;
+    /// let wasm_simd = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+    /// assert_eq!(Kernel::Simd128.is_available(), wasm_simd);
+    /// assert_eq!(Kernel::Simd128.name(), "simd128");
+    /// ```
+    Simd128,
 }
 
 impl Kernel {
     /// Every kernel level, available on this CPU or not.
     ///
     /// ```
-    /// assert_eq!(ito::Kernel::ALL.len(), 6);
+    /// assert_eq!(ito::Kernel::ALL.len(), 7);
     /// ```
-    pub const ALL: [Kernel; 6] = [
+    pub const ALL: [Kernel; 7] = [
         Kernel::Scalar,
         Kernel::Swar,
         Kernel::Sse2,
         Kernel::Avx2,
         Kernel::Avx512,
         Kernel::Neon,
+        Kernel::Simd128,
     ];
 
     /// Whether this CPU (and this build) can run the kernel.
@@ -119,6 +137,8 @@ impl Kernel {
             }
             #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
             Kernel::Neon => true,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+            Kernel::Simd128 => true,
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -144,10 +164,16 @@ impl Kernel {
         if let Some(k) = Kernel::ALL.get(cached as usize) {
             return *k;
         }
-        let best = [Kernel::Avx512, Kernel::Avx2, Kernel::Neon, Kernel::Sse2]
-            .into_iter()
-            .find(|k| k.is_available())
-            .unwrap_or(Kernel::Swar);
+        let best = [
+            Kernel::Avx512,
+            Kernel::Avx2,
+            Kernel::Neon,
+            Kernel::Simd128,
+            Kernel::Sse2,
+        ]
+        .into_iter()
+        .find(|k| k.is_available())
+        .unwrap_or(Kernel::Swar);
         let index = Kernel::ALL.iter().position(|k| *k == best).unwrap_or(1);
         BEST.store(index as u8, Ordering::Relaxed);
         best
@@ -166,7 +192,7 @@ impl Kernel {
     }
 
     /// A short lowercase name: `"scalar"`, `"swar"`, `"sse2"`, `"avx2"`,
-    /// `"avx512"` or `"neon"`.
+    /// `"avx512"`, `"neon"` or `"simd128"`.
     ///
     /// ```
     /// assert_eq!(ito::Kernel::Avx2.name(), "avx2");
@@ -179,6 +205,7 @@ impl Kernel {
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
             Kernel::Neon => "neon",
+            Kernel::Simd128 => "simd128",
         }
     }
 }
@@ -214,5 +241,16 @@ mod tests {
     fn x86_64_always_has_sse2() {
         assert!(Kernel::Sse2.is_available());
         assert!(!Kernel::Neon.is_available());
+        assert!(!Kernel::Simd128.is_available());
+    }
+
+    /// A wasm32 build with `+simd128` uses it; one without runs SWAR.
+    #[cfg(target_arch = "wasm32")]
+    #[test]
+    fn wasm32_uses_simd128_exactly_when_built_with_it() {
+        let simd = cfg!(target_feature = "simd128");
+        assert_eq!(Kernel::Simd128.is_available(), simd);
+        let want = if simd { Kernel::Simd128 } else { Kernel::Swar };
+        assert_eq!(Kernel::best(), want);
     }
 }

@@ -37,6 +37,9 @@
 //!   digits in order. Inputs of 1 KiB and more first encode a short head so
 //!   that the 64-byte stores are aligned.
 //! - NEON: `zip1/zip2` interleave, `tbl` look-ups.
+//! - WebAssembly `simd128`: the NEON shape with `i8x16.shuffle` for the
+//!   interleave and `i8x16.swizzle` for the look-up; decoding packs pairs
+//!   with two shuffles (even and odd lanes).
 //!
 //! **Decode** (`2n` digits -> `n` bytes), `2W` digits per step. Per digit
 //! `c`: `d = c - '0'`, `l = (c | 0x20) - 'a'` (or `c - 'a'` when only
@@ -66,8 +69,9 @@
 //! **Tails never read past the input.** SSE2/AVX2/NEON redo the last full
 //! step at `len - step` (overlapping, in bounds; rewriting the same output
 //! bytes is harmless), and inputs shorter than one step go to the next
-//! narrower kernel (AVX-512 -> AVX2 -> SSE2 -> SWAR; NEON -> SWAR). AVX-512
-//! uses masked loads/stores, whose masked-off lanes are never accessed.
+//! narrower kernel (AVX-512 -> AVX2 -> SSE2 -> SWAR; NEON, simd128 ->
+//! SWAR). AVX-512 uses masked loads/stores, whose masked-off lanes are
+//! never accessed.
 //!
 //! Not built: an AVX-512 VBMI variant (`vpermb` would save one instruction per
 //! 64 bytes; the kernel is store-bound already), and an SSSE3 level.
@@ -240,12 +244,14 @@ pub(crate) unsafe fn decode_swar(src: &[u8], dst: *mut u8, lower_only: bool) -> 
 /// The generic kernels and the vector trait they need.
 #[cfg(any(
     all(target_arch = "x86_64", not(miri)),
-    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+    all(target_arch = "aarch64", target_feature = "neon", not(miri)),
+    all(target_arch = "wasm32", target_feature = "simd128", not(miri))
 ))]
 mod generic;
 #[cfg(any(
     all(target_arch = "x86_64", not(miri)),
-    all(target_arch = "aarch64", target_feature = "neon", not(miri))
+    all(target_arch = "aarch64", target_feature = "neon", not(miri)),
+    all(target_arch = "wasm32", target_feature = "simd128", not(miri))
 ))]
 use generic::{decode_with, encode_with, HexVector};
 
@@ -264,6 +270,12 @@ pub(crate) mod x86;
 /// The NEON vector and its entry points.
 #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
 pub(crate) mod neon;
+
+// ---------------------------------------------------------------- wasm32
+
+/// The WebAssembly SIMD vector's entry points (builds with `+simd128`).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+pub(crate) mod simd128;
 
 // ---------------------------------------------------------------- dispatch
 
@@ -313,6 +325,12 @@ static NEON: HexKernels = HexKernels {
     decode: neon::decode_neon,
     decode64: neon::decode_neon,
 };
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+static SIMD128: HexKernels = HexKernels {
+    encode: simd128::encode_simd128,
+    decode: simd128::decode_simd128,
+    decode64: simd128::decode_simd128,
+};
 
 impl KernelTable for HexKernels {
     #[inline(always)]
@@ -328,6 +346,8 @@ impl KernelTable for HexKernels {
             Kernel::Avx512 => Some(&AVX512),
             #[cfg(all(target_arch = "aarch64", target_feature = "neon", not(miri)))]
             Kernel::Neon => Some(&NEON),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+            Kernel::Simd128 => Some(&SIMD128),
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -381,6 +401,7 @@ pub(crate) unsafe fn encode(src: &[u8], dst: *mut u8, upper: bool) {
             avx512 => x86::encode_avx512(src, dst, upper),
             avx2 => x86::encode_avx2(src, dst, upper),
             neon => neon::encode_neon(src, dst, upper),
+            simd128 => simd128::encode_simd128(src, dst, upper),
             runtime => (best().encode)(src, dst, upper),
         )
     }
@@ -405,6 +426,7 @@ pub(crate) unsafe fn decode(src: &[u8], dst: *mut u8, lower_only: bool) -> Resul
                 avx512 => x86::decode64_avx512(src, dst, lower_only),
                 avx2 => x86::decode64_avx2(src, dst, lower_only),
                 neon => (best().decode64)(src, dst, lower_only),
+                simd128 => (best().decode64)(src, dst, lower_only),
                 runtime => (best().decode64)(src, dst, lower_only),
             )
         };
@@ -436,6 +458,7 @@ unsafe fn decode_any(src: &[u8], dst: *mut u8, lower_only: bool) -> Result<(), u
             avx512 => x86::decode_avx512(src, dst, lower_only),
             avx2 => x86::decode_avx2(src, dst, lower_only),
             neon => neon::decode_neon(src, dst, lower_only),
+            simd128 => simd128::decode_simd128(src, dst, lower_only),
             runtime => (best().decode)(src, dst, lower_only),
         )
     }

@@ -49,7 +49,8 @@
 //! last `rem` lanes in, store), still without reading past the input. SWAR
 //! loads the tail partially, in a register.
 //!
-//! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON)
+//! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON, or
+//! `simd128` in a wasm32 build that enables it)
 //! inline, without dispatch (`escape_medium`), except where the best
 //! kernel is AVX-512 (chosen at build time, or found at run time: the
 //! table's `inline_medium` is false), whose own escaper
@@ -85,6 +86,8 @@ mod neon;
 mod scalar;
 #[cfg(all(test, unix))]
 mod scan_tests;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 mod swar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -171,7 +174,14 @@ pub(crate) trait Block: Vector {
 /// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
 /// from there on (for the vector `splice` implementations).
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 pub(crate) static SPLICE_MASK: [u8; 128] = {
@@ -475,7 +485,14 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
 /// # Safety
 /// As [`escape_core`]; `start <= src.len()`.
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 #[inline(always)]
@@ -1161,7 +1178,14 @@ pub(crate) struct Kernels {
     /// baseline block instead of this level's `quote`/`escape`
     /// (see [`escape_medium`]).
     #[cfg_attr(
-        not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+        not(all(
+            any(
+                target_arch = "x86_64",
+                target_arch = "aarch64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ),
+            not(miri)
+        )),
         allow(dead_code)
     )]
     pub(crate) inline_medium: bool,
@@ -1274,6 +1298,8 @@ impl KernelTable for Kernels {
             Kernel::Avx512 => Some(&x86::AVX512),
             #[cfg(all(target_arch = "aarch64", not(miri)))]
             Kernel::Neon => Some(&neon::NEON),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+            Kernel::Simd128 => Some(&simd128::SIMD128),
             #[allow(unreachable_patterns)]
             _ => None,
         }
@@ -1303,13 +1329,29 @@ static CHOSEN: Dispatch<Kernels> = Dispatch::new();
 type Base16 = crate::simd::vector::x86::Sse2;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 type Base16 = crate::simd::vector::neon::Neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+type Base16 = crate::simd::vector::simd128::Simd128;
 
 /// The block [`unescape_bytes`] uses for inputs under 64 bytes, inline and
 /// without dispatch: the baseline 16-byte vector where there is one, SWAR
 /// elsewhere and under Miri.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 pub(crate) type UnescapeBlock = Base16;
-#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[cfg(not(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+)))]
 pub(crate) type UnescapeBlock = crate::simd::vector::swar::Swar;
 
 /// Spare room [`unescape_bytes`] needs after the output start, beyond the
@@ -1353,7 +1395,14 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 /// Inputs up to this long run the baseline 16-byte kernel inline in a
 /// portable build (no dispatch); longer ones the best kernel.
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 const INLINE_MEDIUM: usize = 64;
@@ -1372,7 +1421,14 @@ const INLINE_MEDIUM: usize = 64;
 ///   No frame of its own, so the kernel's is the only one.
 #[inline(always)]
 pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
-    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    ))]
     {
         if dispatch::BUILD_KERNEL.is_none() {
             let Some(k) = CHOSEN.chosen() else {
@@ -1404,6 +1460,7 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
                 avx512 => x86::avx512::quote(dst, b),
                 avx2 => x86::avx2::quote(dst, b),
                 neon => neon::neon::quote(dst, b),
+                simd128 => simd128::simd128::quote(dst, b),
                 runtime => (best().quote)(dst, b),
             )
         } else {
@@ -1411,6 +1468,7 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
                 avx512 => x86::avx512::escape(dst, b),
                 avx2 => x86::avx2::escape(dst, b),
                 neon => neon::neon::escape(dst, b),
+                simd128 => simd128::simd128::escape(dst, b),
                 runtime => (best().escape)(dst, b),
             )
         }
@@ -1418,7 +1476,14 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 }
 
 /// [`escape_medium`]'s first call in a portable build: detect, then go on.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 #[cold]
 #[inline(never)]
 fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
@@ -1428,7 +1493,14 @@ fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 
 /// [`medium_base`] out of line (the dispatch above is inlined into every
 /// `json::quote` caller).
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 #[inline(never)]
 fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     medium_base::<QUOTES>(dst, b)
@@ -1437,7 +1509,14 @@ fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 /// Escapes (with `QUOTES`, quotes) an input of at most 64 bytes with the
 /// baseline 16-byte block (no CPU detection): [`medium_first`]'s
 /// overlapping blocks, then [`escape_rest`] from the first escape.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 #[inline(always)]
 fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     let (n, q) = (b.len(), QUOTES as usize);
@@ -1468,7 +1547,14 @@ fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 
 /// The rest of an inline medium escape from its first escape at `start`
 /// (out of line: the clean path above keeps few registers).
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 #[inline(never)]
 fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
     // SAFETY: dst ends with a verbatim copy of b[..start] (and the opening
@@ -1479,7 +1565,14 @@ fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
 /// Inline fast path for clean inputs of 17..=32 bytes: two overlapping
 /// baseline 16-byte blocks, stored into spare capacity and committed only
 /// if clean. `false` (nothing committed) otherwise.
-#[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
 #[inline(always)]
 pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     let n = b.len();
@@ -1528,7 +1621,14 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
 }
 
 /// Portable fallback: no pair fast path.
-#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[cfg(not(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+)))]
 #[inline(always)]
 pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
     false
@@ -1543,7 +1643,14 @@ pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> b
 #[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline(always)]
 pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
-    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    ))]
     if !ptr::eq(best(), &scalar::SCALAR) {
         // Two blocks: keys of up to 31 bytes.
         let mut at = 0;
@@ -1580,7 +1687,14 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
         // SAFETY: the scalar kernel runs everywhere.
         return unsafe { (k.scan)(body) };
     }
-    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    ))]
     if body.len() >= 16 {
         // SAFETY: 16 bytes are in bounds; baseline instructions only.
         let (m, h) = unsafe {

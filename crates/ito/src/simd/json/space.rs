@@ -2,9 +2,10 @@
 //!
 //! Runs of whitespace in real JSON are short (none in compact text; a
 //! newline and some indentation in pretty text), so the kernels use the
-//! baseline 16-byte vector (SSE2 on x86_64, NEON on aarch64, SWAR
-//! elsewhere and under Miri) inline, with no dispatch. The parser keeps a
-//! [`SpaceCache`]: one 64-byte mask answers every run inside its block.
+//! baseline 16-byte vector (SSE2 on x86_64, NEON on aarch64, `simd128` on
+//! wasm32 builds that enable it, SWAR elsewhere and under Miri) inline,
+//! with no dispatch. The parser keeps a [`SpaceCache`]: one 64-byte mask
+//! answers every run inside its block.
 //! Filling that mask is the one step that uses a wider level: on x86_64
 //! with AVX2 (known at build time, or detected once per cache) it is one
 //! `vpshufb` look-up and one compare per 32 bytes instead of four
@@ -27,7 +28,16 @@ use crate::simd::vector::Vector;
 type Base = crate::simd::vector::x86::Sse2;
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 type Base = crate::simd::vector::neon::Neon;
-#[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
+type Base = crate::simd::vector::simd128::Simd128;
+#[cfg(not(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+)))]
 type Base = crate::simd::vector::swar::Swar;
 
 #[inline(always)]

@@ -11,6 +11,8 @@
 //! x86::Avx2    32 bytes  __m256i   masks: vectors, movemask (1 bit/lane)
 //! x86::Avx512  64 bytes  __m512i   masks: k registers (u64), masked tails
 //! neon::Neon   16 bytes  uint8x16  masks: vectors, `shrn #4` (4 bits/lane)
+//! simd128::Simd128
+//!              16 bytes  v128      masks: vectors, bitmask (1 bit/lane)
 //! swar::Swar    8 bytes  u64       masks: the top bit of each byte
 //! ```
 //!
@@ -27,14 +29,23 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) mod simd128;
 pub(crate) mod swar;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
-// Without a vector kernel (wasm32, Miri) only SWAR and the JSON kernels
+// Without a vector kernel (wasm32 without simd128, Miri) only SWAR and the JSON kernels
 // use the trait; the hex kernels use the rest.
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 /// A vector of `W` bytes and the operations every kernel shares; see the
@@ -124,6 +135,8 @@ pub(crate) trait Vector: Copy {
     ///
     /// # Safety
     /// The CPU supports the instruction set; `p..p + W / 2` is readable.
+    // Only the x86_64 inline `Str` uses it (and its counterpart below).
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     #[inline(always)]
     unsafe fn load_low(p: *const u8) -> Self {
         // SAFETY: forwarded contract; 0 < W / 2 < W.
@@ -135,6 +148,7 @@ pub(crate) trait Vector: Copy {
     ///
     /// # Safety
     /// `p..p + W / 2` is writable.
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     #[inline(always)]
     unsafe fn store_low(self, p: *mut u8) {
         // SAFETY: forwarded contract; 0 < W / 2 <= W.
@@ -182,7 +196,14 @@ pub(crate) trait Vector: Copy {
 
 /// Index of the lowest lane flagged in a non-zero [`Vector::bits`] value.
 #[cfg_attr(
-    not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))),
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
     allow(dead_code)
 )]
 #[inline(always)]
@@ -314,5 +335,12 @@ mod tests {
     fn neon_ops() {
         // SAFETY: NEON is baseline on aarch64.
         unsafe { check_ops::<neon::Neon>() }
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[test]
+    fn simd128_ops() {
+        // SAFETY: the build enables simd128 for the whole module.
+        unsafe { check_ops::<simd128::Simd128>() }
     }
 }
