@@ -217,3 +217,17 @@ node_start=$SECONDS
   node --test __test__/
 )
 echo "   node step: $((SECONDS - node_start)) s"
+
+# The relay against a real client and a real crash (crates/ito-relay/
+# tests-js): nostr-tools' Relay and SimplePool over `ws` publish, query,
+# subscribe, close and reconnect to `ito relay serve`, and the relay is
+# killed with SIGKILL at 20 moments during pipelined ingest. They run the
+# `ito` binary that `cargo test` built above (target/debug/ito).
+echo "== relay: nostr-tools client and kill -9 during ingest (crates/ito-relay/tests-js)"
+relay_js_start=$SECONDS
+(
+  cd crates/ito-relay/tests-js
+  npm ci --no-audit --no-fund --loglevel=error
+  ITO_BIN="$PWD/../../../target/debug/ito" node --test client.test.mjs crash.test.mjs
+)
+echo "   relay client step: $((SECONDS - relay_js_start)) s"
