@@ -123,6 +123,90 @@ fn value_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
     v
 }
 
+/// Lazy access: three paths of twitter.json (the first status's user
+/// name, the last status's id, and `search_metadata.count` at the very
+/// end, so the whole document is walked) in one `get_many` walk, against
+/// sonic-rs's `get_many` over a prebuilt `PointerTree` (both check the
+/// grammar of what they skip; from bytes sonic-rs also checks the UTF-8
+/// of all it read, from `&str` it does not); then three `get` calls from
+/// each. Answers checked equal first.
+fn get_contenders(input: &'static [u8]) -> Vec<Parse<'static>> {
+    use ito::json::PathItem::{Index, Key};
+    let paths: [&'static [ito::json::PathItem<'static>]; 3] = [
+        &[Key("statuses"), Index(0), Key("user"), Key("screen_name")],
+        &[Key("statuses"), Index(99), Key("id_str")],
+        &[Key("search_metadata"), Key("count")],
+    ];
+    let mut tree = sonic_rs::PointerTree::new();
+    tree.add_path(&sonic_rs::pointer!["statuses", 0, "user", "screen_name"]);
+    tree.add_path(&sonic_rs::pointer!["statuses", 99, "id_str"]);
+    tree.add_path(&sonic_rs::pointer!["search_metadata", "count"]);
+    let sonic_paths = [
+        sonic_rs::pointer!["statuses", 0, "user", "screen_name"].to_vec(),
+        sonic_rs::pointer!["statuses", 99, "id_str"].to_vec(),
+        sonic_rs::pointer!["search_metadata", "count"].to_vec(),
+    ];
+    let ours: Vec<String> = ito::json::get_many(input, &paths)
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap().as_str().to_owned())
+        .collect();
+    let theirs: Vec<String> = sonic_rs::get_many(input, &tree)
+        .unwrap()
+        .iter()
+        .map(|v| v.as_ref().unwrap().as_raw_str().to_owned())
+        .collect();
+    assert_eq!(ours, theirs, "get answers differ");
+    assert_eq!(ours[2], "100");
+    let tree: &'static sonic_rs::PointerTree = Box::leak(Box::new(tree));
+    let text: &'static str = std::str::from_utf8(input).unwrap();
+    let sonic_paths: &'static [Vec<sonic_rs::PointerNode>] = Box::leak(Box::new(sonic_paths));
+    vec![
+        (
+            "ito get_many",
+            Box::new(move || {
+                drop(black_box(
+                    ito::json::get_many(black_box(input), &paths).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "sonic-rs get_many",
+            Box::new(move || {
+                drop(black_box(
+                    sonic_rs::get_many(black_box(input), black_box(tree)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            // From `&str`, sonic-rs skips its UTF-8 check of the bytes it
+            // read (ito checks only the values found, in both forms).
+            "sonic-rs get_many &str",
+            Box::new(move || {
+                drop(black_box(
+                    sonic_rs::get_many(black_box(text), black_box(tree)).unwrap(),
+                ))
+            }),
+        ),
+        (
+            "ito get x3",
+            Box::new(move || {
+                for p in paths {
+                    black_box(ito::json::get(black_box(input), p).unwrap());
+                }
+            }),
+        ),
+        (
+            "sonic-rs get x3",
+            Box::new(move || {
+                for p in sonic_paths {
+                    drop(black_box(sonic_rs::get(black_box(input), p).unwrap()));
+                }
+            }),
+        ),
+    ]
+}
+
 /// twitter typed's floor: allocate and copy each owned string.
 fn twitter_floor() -> Parse<'static> {
     let t: Twitter = serde_json::from_str(TWITTER).unwrap();
@@ -344,6 +428,11 @@ fn workloads() -> Vec<Workload> {
             name: "canada Value",
             bytes: k.len(),
             contenders: value_contenders(k),
+        },
+        Workload {
+            name: "twitter get 3 paths",
+            bytes: t.len(),
+            contenders: get_contenders(t),
         },
         {
             let lines = json_lines();
