@@ -75,9 +75,8 @@ use crate::simd::vector::Vector;
 use crate::Kernel;
 
 pub(crate) mod bytes;
-#[cfg(feature = "serde")]
+// The deserializer's and the lazy `json::get`'s whitespace scans.
 pub(crate) mod space;
-#[cfg(feature = "serde")]
 pub(crate) use space::SpaceCache;
 #[cfg(all(test, unix))]
 mod escape_tests;

@@ -87,6 +87,7 @@ pub(crate) struct SpaceCache {
     /// `STRIDE` bits per byte of the block, set where it is not whitespace.
     bits: u64,
     /// Refill with AVX2 (x86_64 only; a portable build asks the CPU once).
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     avx2: bool,
 }
 
