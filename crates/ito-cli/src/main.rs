@@ -5,6 +5,7 @@ mod hex;
 mod intern;
 mod io;
 mod json;
+mod json_get;
 mod nip19;
 mod nostr;
 mod relay;

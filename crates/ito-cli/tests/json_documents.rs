@@ -288,3 +288,52 @@ fn fmt_fails_on_one_bad_document_and_writes_nothing() {
     assert_eq!(std::fs::read_to_string(&dest).unwrap(), "[1]\n");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `ito json get`: the value at a jq-style path, compact, against
+/// serde_json's `Value::pointer` on the corpus; `null` where it does not
+/// exist; JSON lines in order; `file:line:col` for an invalid document.
+#[test]
+fn get_prints_the_value_at_a_path() {
+    let twitter = TWITTER.as_bytes();
+    let value: serde_json::Value = serde_json::from_slice(twitter).unwrap();
+    for (path, pointer) in [
+        (
+            ".statuses[0].user.screen_name",
+            "/statuses/0/user/screen_name",
+        ),
+        (".statuses[99].id_str", "/statuses/99/id_str"),
+        (".search_metadata", "/search_metadata"),
+        (
+            r#".statuses[3]["entities"].hashtags"#,
+            "/statuses/3/entities/hashtags",
+        ),
+        (".statuses[100]", "/statuses/100"),
+        (".nope.deeper", "/nope/deeper"),
+    ] {
+        let out = ito(&["json", "get", path], twitter);
+        assert!(out.status.success(), "{path}: {}", text(&out.stderr));
+        let want = value
+            .pointer(pointer)
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(got, want, "{path}");
+        assert_eq!(
+            out.stdout.iter().filter(|&&b| b == b'\n').count(),
+            1,
+            "one line"
+        );
+    }
+    let lines = b"{\"a\":{\"b\":[1, 2]}}\n\n{\"a\":null}\n{\"b\":1}\n{\"a\":{\"b\":[3,\n";
+    let out = ito(&["json", "get", "--lines", ".a.b[1]"], lines);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stdout), "2\nnull\nnull\n");
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:5:"),
+        "{}",
+        text(&out.stderr)
+    );
+    let bad_path = ito(&["json", "get", ".a..b"], b"{}");
+    assert!(!bad_path.status.success());
+    assert!(text(&bad_path.stderr).contains("path `.a..b`"));
+}
