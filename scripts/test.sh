@@ -146,6 +146,14 @@ else
   echo "== wasm32-unknown-unknown target not installed: 32-bit wasm check skipped"
 fi
 step_done "wasm32 step"
+
+# The kernel tests on wasm32 (wasm32-wasip1 under Node's WASI), once with
+# the portable SWAR kernels and once with WebAssembly SIMD (+simd128).
+# scripts/wasm-tests.sh installs the target and clang/llvm 14 when they
+# are missing and fails, never skips; it lists what it leaves out and why.
+echo "== wasm32-wasip1 under Node's WASI: kernel, codec and Str tests, SWAR and simd128"
+bash scripts/wasm-tests.sh
+step_done "wasm32 simd128 step"
 # The browser build of the Node API (wasm-bindgen) is not part of the
 # project yet: BIP-340 for wasm32 needs libsecp256k1 built by a C compiler
 # with a wasm32 backend (none on these machines), or a second, pure-Rust
