@@ -87,6 +87,7 @@
 
 use std::cmp::Ordering;
 
+use super::raw::{literal, number};
 use super::{Error, ErrorKind, RawJson, MAX_DEPTH};
 use crate::simd::json::{self as kernels, Kernels, SpaceCache};
 
@@ -696,57 +697,4 @@ fn escape(b: &[u8], j: usize) -> Result<usize, Error> {
         Some(&c) => fail(j, ErrorKind::InvalidEscape(c)),
         None => fail(b.len(), ErrorKind::UnexpectedEnd),
     }
-}
-
-/// A number at `i` (`-` or a digit), by RFC 8259's grammar; returns the
-/// index after it.
-#[inline]
-fn number(b: &[u8], i: usize) -> Result<usize, Error> {
-    let digits = |mut j: usize| {
-        while b.get(j).is_some_and(u8::is_ascii_digit) {
-            j += 1;
-        }
-        j
-    };
-    let mut j = i + (b.get(i) == Some(&b'-')) as usize;
-    match b.get(j) {
-        Some(b'0') => j += 1,
-        Some(b'1'..=b'9') => j = digits(j + 1),
-        _ => return fail(j, ErrorKind::InvalidNumber),
-    }
-    if b.get(j) == Some(&b'.') {
-        let k = digits(j + 1);
-        if k == j + 1 {
-            return fail(k, ErrorKind::InvalidNumber);
-        }
-        j = k;
-    }
-    if let Some(b'e' | b'E') = b.get(j) {
-        j += 1;
-        if let Some(b'+' | b'-') = b.get(j) {
-            j += 1;
-        }
-        let k = digits(j);
-        if k == j {
-            return fail(k, ErrorKind::InvalidNumber);
-        }
-        j = k;
-    }
-    Ok(j)
-}
-
-/// `true`, `false` or `null` at `i`.
-#[inline]
-fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, Error> {
-    if b.get(i..i + word.len()) == Some(word) {
-        return Ok(i + word.len());
-    }
-    for (k, &w) in word.iter().enumerate() {
-        match b.get(i + k) {
-            Some(&c) if c == w => {}
-            Some(&c) => return fail(i + k, ErrorKind::UnexpectedByte(c)),
-            None => return fail(i + k, ErrorKind::Truncated),
-        }
-    }
-    Ok(i + word.len())
 }

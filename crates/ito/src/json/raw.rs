@@ -364,15 +364,17 @@ pub(crate) fn is_number(b: &[u8]) -> bool {
     matches!(b.first(), Some(b'-' | b'0'..=b'9')) && number(b, 0) == Ok(b.len())
 }
 
-/// A number starting at `i` (`-` or a digit); returns the index after it.
-fn number(b: &[u8], i: usize) -> Result<usize, Error> {
+/// A number at `i` (`-` or a digit), by RFC 8259's grammar; returns the
+/// index after it. Shared with the lazy `get`'s walk.
+#[inline]
+pub(super) fn number(b: &[u8], i: usize) -> Result<usize, Error> {
     let digits = |mut j: usize| {
         while b.get(j).is_some_and(u8::is_ascii_digit) {
             j += 1;
         }
         j
     };
-    let mut j = i + (b[i] == b'-') as usize;
+    let mut j = i + (b.get(i) == Some(&b'-')) as usize;
     match b.get(j) {
         Some(b'0') => j += 1,
         Some(b'1'..=b'9') => j = digits(j + 1),
@@ -400,7 +402,11 @@ fn number(b: &[u8], i: usize) -> Result<usize, Error> {
 }
 
 /// `true`, `false` or `null` at `i`.
-fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, Error> {
+#[inline]
+pub(super) fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, Error> {
+    if b.get(i..i + word.len()) == Some(word) {
+        return Ok(i + word.len());
+    }
     for (k, &w) in word.iter().enumerate() {
         match b.get(i + k) {
             Some(&c) if c == w => {}
