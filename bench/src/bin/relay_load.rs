@@ -88,6 +88,7 @@ struct Opts {
     fanout_rate: f64,
     fanout_secs: f64,
     idle: usize,
+    ingest_cap_secs: f64,
     ito: PathBuf,
     peers: PathBuf,
 }
@@ -107,6 +108,7 @@ impl Opts {
             fanout_rate: 2000.0,
             fanout_secs: 10.0,
             idle: 10_000,
+            ingest_cap_secs: 1e9,
             ito: root().join("target/h-bench/release/ito"),
             peers: root().join("target/peers/bin"),
         };
@@ -131,6 +133,7 @@ impl Opts {
                 "--fanout-rate" => o.fanout_rate = v.parse()?,
                 "--fanout-secs" => o.fanout_secs = v.parse()?,
                 "--idle" => o.idle = v.parse()?,
+                "--ingest-cap-secs" => o.ingest_cap_secs = v.parse()?,
                 "--ito" => o.ito = v.into(),
                 "--peers" => o.peers = v.into(),
                 _ => return Err(format!("unknown option {a}").into()),
@@ -355,11 +358,13 @@ fn query_filter(c: &Corpus, rng: &mut Rng) -> String {
 
 /// NIP-01's answer to one filter over the stored events: newest first, ties
 /// by lowest id, at most `limit`.
-fn model_answer(c: &Corpus, filter: &str) -> Res<Vec<[u8; 32]>> {
+fn model_answer(c: &Corpus, filter: &str, stored: &[AtomicBool]) -> Res<Vec<[u8; 32]>> {
     let f = Filter::parse(filter.as_bytes())?;
     let mut hits: Vec<&Event<'_>> = c.events[..c.stored]
         .iter()
-        .filter(|e| f.matches(e))
+        .zip(stored)
+        .filter(|(e, s)| s.load(Ordering::Relaxed) && f.matches(e))
+        .map(|(e, _)| e)
         .collect();
     hits.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
     hits.truncate(f.limit.unwrap_or(u64::MAX) as usize);
@@ -761,6 +766,8 @@ async fn publish(
     which: std::ops::Range<usize>,
     conns: usize,
     window: usize,
+    cap: Duration,
+    stored: &Arc<Vec<AtomicBool>>,
 ) -> Res<Value> {
     let t0 = Instant::now();
     let sent: Arc<Vec<AtomicU64>> = Arc::new(which.clone().map(|_| AtomicU64::new(0)).collect());
@@ -777,8 +784,18 @@ async fn publish(
         let p2 = permits.clone();
         let count = mine.len();
         let sent_w = sent.clone();
+        // How many this connection sent, and whether it has stopped (all
+        // sent, or the time cap reached).
+        let sent_n = Arc::new(AtomicU64::new(0));
+        let stopped = Arc::new(AtomicBool::new(false));
+        let (sent_n_w, stopped_w) = (sent_n.clone(), stopped.clone());
+        let stored = stored.clone();
         let writer = tokio::spawn(async move {
             for (m, &i) in mine.iter().enumerate() {
+                if t0.elapsed() > cap {
+                    tx.flush().await?;
+                    break;
+                }
                 let permit = match p2.try_acquire() {
                     Ok(p) => p,
                     Err(_) => {
@@ -790,21 +807,33 @@ async fn publish(
                 sent_w[i - start].store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 tx.feed(Message::text(format!("[\"EVENT\",{}]", c.lines[i])))
                     .await?;
+                sent_n_w.fetch_add(1, Ordering::Release);
                 if m + 1 == count {
                     tx.flush().await?;
                 }
             }
+            stopped_w.store(true, Ordering::Release);
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>(tx)
         });
         let sent_r = sent.clone();
         let reader = tokio::spawn(async move {
             let mut lat = Vec::with_capacity(count);
             let mut ok = 0u64;
+            let mut quiet = Instant::now();
             while lat.len() < count {
-                let Some(text) = recv_text(&mut rx, Duration::from_secs(60)).await else {
+                if stopped.load(Ordering::Acquire)
+                    && lat.len() as u64 >= sent_n.load(Ordering::Acquire)
+                {
                     break;
+                }
+                let text = match tokio::time::timeout(Duration::from_millis(500), rx.next()).await {
+                    Err(_) if quiet.elapsed() < Duration::from_secs(60) => continue,
+                    Ok(Some(Ok(Message::Text(t)))) => t,
+                    Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+                    _ => break,
                 };
-                if let Msg::Ok { id, accepted, rest } = parse_msg(&text) {
+                quiet = Instant::now();
+                if let Msg::Ok { id, accepted, rest } = parse_msg(text.as_str()) {
                     let now = t0.elapsed().as_nanos() as u64;
                     if let Some(i) = id.and_then(|id| c.index.get(&id)) {
                         let s = sent_r[*i as usize - start].load(Ordering::Relaxed);
@@ -812,6 +841,9 @@ async fn publish(
                     }
                     if accepted {
                         ok += 1;
+                        if let Some(i) = id.and_then(|id| c.index.get(&id)) {
+                            stored[*i as usize].store(true, Ordering::Relaxed);
+                        }
                     } else {
                         let why: String =
                             rest.chars().skip_while(|&ch| ch != '"').take(40).collect();
@@ -1054,14 +1086,16 @@ async fn fanout(
             .collect();
         sub_filters.push(fs.join(","));
     }
-    let mut expected = 0u64;
+    // How many subscriptions each event should reach.
+    let mut per_event = vec![0u64; count];
     for f in &sub_filters {
         let list = format!("[{f}]");
         let parsed = Filter::parse_list(list.as_bytes())?;
-        expected += c.events[live.start..live.start + count]
-            .iter()
-            .filter(|e| ito::nostr::matches_any(&parsed, e))
-            .count() as u64;
+        for (j, e) in c.events[live.start..live.start + count].iter().enumerate() {
+            if ito::nostr::matches_any(&parsed, e) {
+                per_event[j] += 1;
+            }
+        }
     }
     let t0 = Instant::now();
     let sent: Arc<Vec<AtomicU64>> =
@@ -1177,14 +1211,21 @@ async fn fanout(
             tokio::spawn(async move {
                 let mut next = 0;
                 let mut tick = tokio::time::interval(Duration::from_millis(2));
-                while next < mine.len() {
+                // A relay that cannot keep up is given twice the time, and
+                // the unpaced row a minute, then publishing stops.
+                let stop_at = if per_pub > 0.0 {
+                    Duration::from_secs_f64(2.0 * mine.len() as f64 / per_pub)
+                } else {
+                    Duration::from_secs(60)
+                };
+                while next < mine.len() && began.elapsed() < stop_at {
                     tick.tick().await;
                     let due = if per_pub > 0.0 {
                         ((began.elapsed().as_secs_f64() * per_pub) as usize).min(mine.len())
                     } else {
                         (next + 256).min(mine.len())
                     };
-                    while next < due {
+                    while next < due && began.elapsed() < stop_at {
                         let j = mine[next];
                         sent[j].store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                         tx.feed(Message::text(format!("[\"EVENT\",{}]", c.lines[start + j])))
@@ -1193,7 +1234,7 @@ async fn fanout(
                     }
                     tx.flush().await?;
                 }
-                Ok::<_, Box<dyn std::error::Error + Send + Sync>>(tx)
+                Ok::<_, Box<dyn std::error::Error + Send + Sync>>((tx, next))
             }),
             drain,
         ));
@@ -1201,8 +1242,16 @@ async fn fanout(
     let mut oks = 0;
     let mut refused = 0;
     let mut keep = Vec::new();
-    for (w, d) in writers {
-        keep.push(w.await?);
+    let (mut expected, mut published) = (0u64, 0usize);
+    for (k, (w, d)) in writers.into_iter().enumerate() {
+        let (tx, n) = w.await??;
+        keep.push(tx);
+        published += n;
+        expected += (k..count)
+            .step_by(pubs)
+            .take(n)
+            .map(|j| per_event[j])
+            .sum::<u64>();
         let (o, r) = d.await?;
         oks += o;
         refused += r;
@@ -1223,14 +1272,14 @@ async fn fanout(
     lat.sort_unstable();
     Ok(json!({
         "subscriptions": subs,
-        "published": count,
-        "publish_rate_per_s": round(count as f64 / published_in, 0),
+        "published": published,
+        "publish_rate_per_s": round(published as f64 / published_in, 0),
         "ok_true": oks,
         "refused": refused,
         "expected_deliveries": expected,
         "delivered": lat.len(),
         "deliveries_per_s": round(lat.len() as f64 / delivering.max(1e-9), 0),
-        "events_per_s_all_delivered": round(count as f64 / delivering.max(1e-9), 0),
+        "events_per_s_all_delivered": round(published as f64 / delivering.max(1e-9), 0),
         "duplicates": dup,
         "unexpected": stray,
         "delivery_p50_ms": round(pct(&lat, 0.5), 2),
@@ -1542,12 +1591,7 @@ fn bound(c: &Corpus, n: usize) -> Value {
     })
 }
 
-async fn run_relay(
-    name: &str,
-    c: &'static Corpus,
-    o: &Opts,
-    sample: &[(String, Vec<[u8; 32]>)],
-) -> Res<Value> {
+async fn run_relay(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) -> Res<Value> {
     let db = work_dir().join("db").join(name);
     let _ = std::fs::remove_dir_all(&db);
     let mut out = serde_json::Map::new();
@@ -1580,31 +1624,51 @@ async fn run_relay(
     step("nip_probes", merge(v, row.finish()), &rss);
 
     let row = Row::start();
+    // Which events the relay acknowledged: the model of its database.
+    let stored: Arc<Vec<AtomicBool>> =
+        Arc::new((0..c.stored).map(|_| AtomicBool::new(false)).collect());
+    let cap = Duration::from_secs_f64(o.ingest_cap_secs);
     let v = publish(
         c,
         &addr,
         0..o.ingest.min(c.stored),
         o.ingest_conns,
         o.window,
+        cap,
+        &stored,
     )
     .await?;
     step("ingest", merge(v, row.finish()), &rss);
 
     if o.ingest < c.stored {
         let row = Row::start();
-        let v = publish(c, &addr, o.ingest..c.stored, o.ingest_conns, o.window).await?;
+        let v = publish(
+            c,
+            &addr,
+            o.ingest..c.stored,
+            o.ingest_conns,
+            o.window,
+            cap,
+            &stored,
+        )
+        .await?;
         step("fill", merge(v, row.finish()), &rss);
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let bytes = dir_bytes(&relay.db);
+    let held = stored.iter().filter(|s| s.load(Ordering::Relaxed)).count();
     step(
         "database",
-        json!({"bytes": bytes, "stored_events": c.stored, "bytes_per_event": round(bytes as f64 / c.stored as f64, 1)}),
+        json!({"bytes": bytes, "stored_events": held, "bytes_per_event": round(bytes as f64 / held.max(1) as f64, 1)}),
         &rss,
     );
 
     let row = Row::start();
-    let v = check_answers(c, &addr, sample)
+    let sample: Vec<(String, Vec<[u8; 32]>)> = sample
+        .iter()
+        .map(|f| (f.clone(), model_answer(c, f, &stored).expect("own filter")))
+        .collect();
+    let v = check_answers(c, &addr, &sample)
         .await
         .unwrap_or_else(|e| json!({"error": e.to_string()}));
     step("answers", merge(v, row.finish()), &rss);
@@ -1863,14 +1927,39 @@ fn report(names: &[String]) -> Res<()> {
         (
             "resident MiB: empty / peak ingest / queries / fan-out",
             Box::new(|v: &Value| {
-                let m = |row: &str| cell(fig(v, row, "relay_rss_peak_kib").map(|k| k / 1024.0), 0);
+                let peak = |rows: &[&str]| {
+                    let m = rows
+                        .iter()
+                        .filter_map(|r| fig(v, r, "relay_rss_peak_kib"))
+                        .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))));
+                    cell(m.map(|k| k / 1024.0), 0)
+                };
                 Some(format!(
                     "{} / {} / {} / {}",
                     cell(v.get("rss_empty_kib")?.as_f64().map(|k| k / 1024.0), 0),
-                    m("fill").max(m("ingest")),
-                    m("queries"),
-                    m("fanout_max").max(m("fanout"))
+                    peak(&["ingest", "fill"]),
+                    peak(&["queries"]),
+                    peak(&["fanout", "fanout_max"])
                 ))
+            }),
+        ),
+        (
+            "events in the database (acknowledged)",
+            f("database", "stored_events", 0),
+        ),
+        (
+            "rows that failed",
+            Box::new(|v: &Value| {
+                let failed: Vec<String> = v
+                    .as_object()?
+                    .iter()
+                    .filter_map(|(k, r)| Some(format!("{k}: {}", r.get("error")?.as_str()?)))
+                    .collect();
+                Some(if failed.is_empty() {
+                    "none".into()
+                } else {
+                    failed.join("; ")
+                })
             }),
         ),
         (
@@ -1999,19 +2088,36 @@ fn report(names: &[String]) -> Res<()> {
         ));
     }
     println!("{md}");
-    if !chart_rows.is_empty() {
-        let commit = Command::new("git")
+    let date = std::env::var("RELAY_BENCH_DATE").unwrap_or_default();
+    let commit = std::env::var("RELAY_BENCH_COMMIT").unwrap_or_else(|_| {
+        Command::new("git")
             .args(["rev-parse", "--short", "HEAD"])
             .output()
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-            .unwrap_or_default();
+            .unwrap_or_default()
+    });
+    let section = format!(
+        "## Nostr relay\n\n\
+         Written by `relay_load report` (source: `bench/src/bin/relay_load.rs`; peers built by \
+         `scripts/relay_peers.sh`). Every relay runs alone on loopback, one after another, on the \
+         same pre-signed events and filters, with per-connection rate limits raised; the load \
+         client is the project's own. Ratios are ito's figure over the peer's (**above 1: ito \
+         is ahead**); the bound is `ito::nostr::batch` verification alone on the same events and \
+         cores. Methods and older figures: [`bench/RESULTS.md`](../RESULTS.md).\n\n\
+         ![Nostr relay chart](relay.svg)\n\n{md}\n<sub>{}, {} cores, release build (no \
+         `-C target-cpu=native`), {date} UTC, commit {commit}</sub>\n",
+        ito_bench::report::cpu_name(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    );
+    std::fs::write(root().join("bench/report/relay.md"), section)?;
+    if !chart_rows.is_empty() {
         let run = ito_bench::headline::env::Run {
             mode: "release".into(),
             cpu: ito_bench::report::cpu_name(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             kernel: String::new(),
             rustc: String::new(),
-            date: std::env::var("RELAY_BENCH_DATE").unwrap_or_default(),
+            date,
             commit,
             load: (0.0, 0.0),
             quick: false,
@@ -2059,13 +2165,7 @@ fn main() -> Res<()> {
                 serde_json::to_string_pretty(&b)?,
             )?;
             let mut rng = Rng(0xc0ffee);
-            let sample: Vec<(String, Vec<[u8; 32]>)> = (0..o.sample)
-                .map(|_| {
-                    let f = query_filter(c, &mut rng);
-                    let want = model_answer(c, &f).expect("own filter");
-                    (f, want)
-                })
-                .collect();
+            let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()

@@ -158,6 +158,13 @@ pub fn markdown(runs: &[Run]) -> String {
             );
         }
     }
+    // The relay benchmark's section, written by `relay_load report`.
+    if let Ok(relay) =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/report/relay.md"))
+    {
+        md.push('\n');
+        md.push_str(&relay);
+    }
     md.push_str("\n## Python\n\n");
     for run in runs {
         let _ = writeln!(
