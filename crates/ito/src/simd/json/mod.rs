@@ -851,8 +851,9 @@ unsafe fn medium_first<V: Block, const VALIDATE: bool>(
 }
 
 /// Finds the first `"`, `\` or control byte of `src` (or `src.len()`), and
-/// whether any byte >= 0x80 was seen before it (conservatively: possibly
-/// also in the rest of the block holding it).
+/// whether any byte >= 0x80 comes before it (exactly: bytes after it in the
+/// same block do not count, so the deserializer's facts do not depend on
+/// the block width).
 ///
 /// # Safety
 /// The CPU must support `V`'s instructions.
@@ -868,10 +869,10 @@ pub(crate) unsafe fn scan_core<V: Block>(src: &[u8]) -> (usize, bool) {
             let v = V::load(sp.add(s));
             (v.special_mask(), v.high_mask())
         };
-        hi |= h;
         if m != 0 {
-            return (s + first::<V>(m), hi != 0);
+            return (s + first::<V>(m), hi | before_first(h, m) != 0);
         }
+        hi |= h;
         s += V::W;
     }
     let rem = n - s;
@@ -890,12 +891,19 @@ pub(crate) unsafe fn scan_core<V: Block>(src: &[u8]) -> (usize, bool) {
             (v.special_mask() & low, v.high_mask() & low)
         }
     };
-    hi |= h;
     if m != 0 {
-        (s + first::<V>(m), hi != 0)
+        (s + first::<V>(m), hi | before_first(h, m) != 0)
     } else {
-        (n, hi != 0)
+        (n, hi | h != 0)
     }
+}
+
+/// The bits of `h` for the bytes before the first byte flagged in `m`
+/// (non-zero). That byte itself is `"`, `\` or a control byte, never
+/// flagged in `h`, so the bits up to `m`'s lowest one are exactly those.
+#[inline(always)]
+fn before_first(h: u64, m: u64) -> u64 {
+    h & (m ^ (m - 1))
 }
 
 /// How the unescaper treats what it finds.
@@ -1701,7 +1709,7 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
             (v.special_mask(), v.high_mask())
         };
         if m != 0 {
-            return (first::<Base16>(m), h != 0);
+            return (first::<Base16>(m), before_first(h, m) != 0);
         }
         // SAFETY: `k` comes from best()/kernels_for (CPU supported).
         let (i, hi) = unsafe { (k.scan)(&body[16..]) };
@@ -1719,7 +1727,10 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
             // SAFETY: SWAR is portable.
             let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
             if m != 0 {
-                return (first::<crate::simd::vector::swar::Swar>(m), h != 0);
+                return (
+                    first::<crate::simd::vector::swar::Swar>(m),
+                    before_first(h, m) != 0,
+                );
             }
             hi = h;
             at = 8;
@@ -1730,10 +1741,11 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
                 unsafe { crate::simd::vector::swar::Swar::load_partial(p.add(at), n - at, b' ') };
             // SAFETY: SWAR is portable.
             let (m, h) = unsafe { (w.special_mask(), w.high_mask()) };
-            hi |= h;
             if m != 0 {
+                let hi = hi | before_first(h, m);
                 return (at + first::<crate::simd::vector::swar::Swar>(m), hi != 0);
             }
+            hi |= h;
         }
         return (n, hi != 0);
     }
