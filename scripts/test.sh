@@ -106,18 +106,14 @@ done
 echo "   python step: $((SECONDS - python_start)) s"
 
 # The loom models of Pool and Interner need the `loom` crate, which only a
-# `--cfg loom` build uses: run them when the crate is available (cached or
-# fetchable), and say so when it is not. Their own target directory keeps
-# the cfg change from invalidating the main build.
+# `--cfg loom` build uses (fetched from crates.io like any dependency).
+# Their own target directory keeps the cfg change from invalidating the
+# main build.
 echo "== loom models of Pool, Interner and Str (tests/loom_pool.rs, tests/loom_interner.rs, tests/loom_str.rs)"
-if RUSTFLAGS="--cfg loom" cargo fetch >/dev/null 2>&1; then
-  # Release speed, but with debug assertions: the interner's debug-only
-  # check of every trusted miss hint against a fresh walk runs under loom.
-  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
-    cargo test -p ito --release --test loom_pool --test loom_interner --test loom_str
-else
-  echo "   loom crate not available offline: skipped"
-fi
+# Release speed, but with debug assertions: the interner's debug-only
+# check of every trusted miss hint against a fresh walk runs under loom.
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
+  cargo test -p ito --release --test loom_pool --test loom_interner --test loom_str
 step_done "loom step"
 
 # aarch64 (the NEON kernels) under qemu's user-mode emulation: the tests
@@ -139,12 +135,8 @@ have_target() { rustup target list --installed 2>/dev/null | grep -qx "$1"; }
 for t in wasm32-unknown-unknown i686-unknown-linux-gnu; do
   have_target "$t" || rustup target add "$t"
 done
-if have_target wasm32-unknown-unknown; then
-  echo "== wasm32-unknown-unknown: cargo check -p ito"
-  cargo check -p ito --target wasm32-unknown-unknown
-else
-  echo "== wasm32-unknown-unknown target not installed: 32-bit wasm check skipped"
-fi
+echo "== wasm32-unknown-unknown: cargo check -p ito"
+cargo check -p ito --target wasm32-unknown-unknown
 step_done "wasm32 step"
 
 # The kernel tests on wasm32 (wasm32-wasip1 under Node's WASI), once with
@@ -164,27 +156,20 @@ echo "== browser (wasm-bindgen) build of ito-codecs: not built yet: skipped"
 # scripts/i686-sysroot.sh unpacks the 32-bit glibc and libgcc packages
 # under target/ (apt-get download, nothing installed) and the tests link
 # statically against them.
-i686_env=()
-if have_target i686-unknown-linux-gnu; then
-  if echo 'int main(void){return 0;}' | cc -m32 -x c - -o /dev/null 2>/dev/null; then
-    i686_env=(env)
-  elif bash scripts/i686-sysroot.sh target/i686-sysroot >/dev/null 2>&1; then
-    cc32="$PWD/target/i686-sysroot/cc-m32"
-    i686_env=(env CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER="$cc32" CC_i686_unknown_linux_gnu="$cc32"
-      CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static")
-  fi
-fi
-if [ ${#i686_env[@]} -gt 0 ]; then
-  echo "== i686-unknown-linux-gnu: library unit tests, Str, interner and codec tests"
-  "${i686_env[@]}" cargo test -p ito --all-features --target i686-unknown-linux-gnu --lib \
-    --test str_model --test str_alloc --test str_traits --test str_format \
-    --test intern_model --test intern_local --test intern_miri \
-    --test json_differential --test json_guard --test json_serde --test json_writer \
-    --test nostr_codec --test nostr_events --test hex_kernels
+if echo 'int main(void){return 0;}' | cc -m32 -x c - -o /dev/null 2>/dev/null; then
+  i686_env=(env)
 else
-  echo "== no i686 target or no 32-bit C toolchain (gcc-multilib, or the Debian"
-  echo "   i386 packages for scripts/i686-sysroot.sh): i686 tests skipped"
+  bash scripts/i686-sysroot.sh target/i686-sysroot >/dev/null
+  cc32="$PWD/target/i686-sysroot/cc-m32"
+  i686_env=(env CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER="$cc32" CC_i686_unknown_linux_gnu="$cc32"
+    CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static")
 fi
+echo "== i686-unknown-linux-gnu: library unit tests, Str, interner and codec tests"
+"${i686_env[@]}" cargo test -p ito --all-features --target i686-unknown-linux-gnu --lib \
+  --test str_model --test str_alloc --test str_traits --test str_format \
+  --test intern_model --test intern_local --test intern_miri \
+  --test json_differential --test json_guard --test json_serde --test json_writer \
+  --test nostr_codec --test nostr_events --test hex_kernels
 step_done "i686 step"
 
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so
