@@ -71,6 +71,11 @@ pub(crate) struct FmtArgs {
     /// serde_json's pretty layout: two-space indentation, `": "`.
     #[arg(long)]
     pretty: bool,
+    /// Members of every object in key order: by the unescaped key, code
+    /// point by code point (serde_json's `Map` order, as `jq -S`); equal
+    /// keys keep their document order, and tokens keep their spelling.
+    #[arg(long)]
+    sort_keys: bool,
 }
 
 #[derive(Args)]
@@ -139,10 +144,9 @@ pub(crate) fn run(cmd: JsonCommand) -> Result<(), Failure> {
             return crate::json_get::run(&a.path, &a.io.files, a.io.output.as_deref(), a.lines)
         }
         JsonCommand::Fmt(a) => {
-            let layout = if a.pretty {
-                Layout::Pretty
-            } else {
-                Layout::Compact
+            let layout = Layout {
+                pretty: a.pretty,
+                sort_keys: a.sort_keys,
             };
             return fmt(&a.io, a.lines, layout);
         }
@@ -409,19 +413,25 @@ fn check(files: &[PathBuf], lines: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The layout `fmt` writes.
+/// The layout `fmt` writes: compact or pretty, keys as written or sorted.
 #[derive(Clone, Copy)]
-enum Layout {
-    Compact,
-    Pretty,
+struct Layout {
+    pretty: bool,
+    sort_keys: bool,
 }
 
 /// Validates `doc` and appends it to `dst` in `layout`, with a newline.
 fn relayout(layout: Layout, doc: &[u8], dst: &mut Vec<u8>) -> Result<(), Invalid> {
     validate(doc)?;
-    match layout {
-        Layout::Compact => json::layout::compact(dst, doc),
-        Layout::Pretty => json::layout::pretty(dst, doc),
+    match (layout.sort_keys, layout.pretty) {
+        (false, false) => json::layout::compact(dst, doc),
+        (false, true) => json::layout::pretty(dst, doc),
+        (true, false) => json::layout::sort_keys(dst, doc),
+        (true, true) => {
+            let mut sorted = Vec::with_capacity(doc.len());
+            json::layout::sort_keys(&mut sorted, doc);
+            json::layout::pretty(dst, &sorted);
+        }
     }
     dst.push(b'\n');
     Ok(())

@@ -337,3 +337,27 @@ fn get_prints_the_value_at_a_path() {
     assert!(!bad_path.status.success());
     assert!(text(&bad_path.stderr).contains("path `.a..b`"));
 }
+
+#[test]
+fn fmt_sort_keys_orders_members_and_keeps_spellings() {
+    let doc = "{ \"b\" : [ {\"y\":1, \"x\" : 2.50} ], \"\\u0061\" : \"\\/\", \"a\": null }\n";
+    let out = ito(&["json", "fmt", "--sort-keys"], doc.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // `"\u0061"` is `"a"`: equal keys keep their document order.
+    assert_eq!(
+        text(&out.stdout),
+        "{\"\\u0061\":\"\\/\",\"a\":null,\"b\":[{\"x\":2.50,\"y\":1}]}\n"
+    );
+    let out = ito(&["json", "fmt", "--sort-keys", "--pretty"], doc.as_bytes());
+    assert_eq!(
+        text(&out.stdout),
+        "{\n  \"\\u0061\": \"\\/\",\n  \"a\": null,\n  \"b\": [\n    {\n      \"x\": 2.50,\n      \"y\": 1\n    }\n  ]\n}\n"
+    );
+    let lines = "{\"b\":1,\"a\":2}\n\n[{\"d\":0,\"c\":0}]\n";
+    let out = ito(&["json", "fmt", "--sort-keys", "--lines"], lines.as_bytes());
+    assert_eq!(text(&out.stdout), "{\"a\":2,\"b\":1}\n[{\"c\":0,\"d\":0}]\n");
+    // Invalid input is reported as without the flag.
+    let out = ito(&["json", "fmt", "--sort-keys"], b"{\"b\":1,}");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("1:8:"), "{}", text(&out.stderr));
+}

@@ -42,6 +42,8 @@
 //! JSON the output is unspecified, but the call stays memory-safe, never
 //! panics and never reads past the input.
 
+use std::borrow::Cow;
+
 use super::emit;
 use crate::simd::json::{self as kernels, Kernels};
 
@@ -132,6 +134,205 @@ pub fn pretty(dst: &mut Vec<u8>, src: &[u8]) {
             }
         }
     }
+}
+
+/// Appends `src` (one valid JSON value) to `dst` without whitespace, with
+/// the members of every object in the order of their keys: by the keys'
+/// unescaped text, byte by byte (which is code point order, the order of
+/// serde_json's default `Map` and of `jq --sort-keys`). Keys and values keep
+/// their spelling, and members with equal keys keep their document order
+/// (nothing is dropped). Pass the result to [`pretty`] for a sorted pretty
+/// layout.
+///
+/// ```
+/// let mut out = Vec::new();
+/// ito::json::layout::sort_keys(&mut out, br#"{"b": 1, "\u0061": {"y": [], "x": 2.50}}"#);
+/// assert_eq!(out, br#"{"\u0061":{"x":2.50,"y":[]},"b":1}"#);
+/// ```
+///
+/// Objects nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH) (which no
+/// valid document has) are copied compact without sorting, so the call
+/// never recurses further than that on any input.
+pub fn sort_keys(dst: &mut Vec<u8>, src: &[u8]) {
+    let k = kernels::best();
+    dst.reserve(src.len());
+    let mut i = skip_whitespace(src, 0);
+    while i < src.len() {
+        i = sorted_value(k, src, i, dst, 0);
+        i = skip_whitespace(src, i);
+    }
+}
+
+/// Writes the value at `src[i..]` (`i` at its first byte) compact and
+/// sorted; returns the index after it.
+fn sorted_value(
+    k: &'static Kernels,
+    src: &[u8],
+    i: usize,
+    dst: &mut Vec<u8>,
+    depth: usize,
+) -> usize {
+    match src[i] {
+        b'{' | b'[' if depth >= super::MAX_DEPTH => {
+            let end = container_end(k, src, i);
+            compact(dst, &src[i..end]);
+            end
+        }
+        b'{' => sorted_object(k, src, i, dst, depth),
+        b'[' => {
+            dst.push(b'[');
+            let mut i = skip_whitespace(src, i + 1);
+            while let Some(&c) = src.get(i) {
+                match c {
+                    b']' => {
+                        dst.push(b']');
+                        return i + 1;
+                    }
+                    b',' => {
+                        dst.push(b',');
+                        i = skip_whitespace(src, i + 1);
+                    }
+                    _ => i = skip_whitespace(src, sorted_value(k, src, i, dst, depth + 1)),
+                }
+            }
+            i
+        }
+        b'"' => {
+            let end = string_end(k, src, i);
+            dst.extend_from_slice(&src[i..end]);
+            end
+        }
+        _ => {
+            // A number or literal, or one stray byte of text that is not
+            // JSON (consumed, so the caller always moves on).
+            let end = src[i + 1..]
+                .iter()
+                .position(|&b| is_delimiter(b))
+                .map_or(src.len(), |n| i + 1 + n);
+            dst.extend_from_slice(&src[i..end]);
+            end
+        }
+    }
+}
+
+/// `sorted_value` for an object at `src[open]`: its members are written in
+/// document order, then rewritten in key order if they were not in it.
+fn sorted_object(
+    k: &'static Kernels,
+    src: &[u8],
+    open: usize,
+    dst: &mut Vec<u8>,
+    depth: usize,
+) -> usize {
+    struct Member {
+        /// The key's string token in `src`, quotes included.
+        key: (usize, usize),
+        /// The member's compact `"key":value` in `dst`.
+        text: (usize, usize),
+    }
+    dst.push(b'{');
+    let body = dst.len();
+    let mut members: Vec<Member> = Vec::new();
+    let mut i = skip_whitespace(src, open + 1);
+    while let Some(&c) = src.get(i) {
+        match c {
+            b'}' => {
+                i += 1;
+                break;
+            }
+            b',' => i = skip_whitespace(src, i + 1),
+            _ => {
+                let start = dst.len();
+                let key_end = if c == b'"' { string_end(k, src, i) } else { i };
+                dst.extend_from_slice(&src[i..key_end]);
+                let key = (i, key_end);
+                i = skip_whitespace(src, key_end);
+                if src.get(i) == Some(&b':') {
+                    dst.push(b':');
+                    i = skip_whitespace(src, i + 1);
+                }
+                if let Some(&c) = src.get(i) {
+                    if c != b'}' && c != b',' {
+                        i = skip_whitespace(src, sorted_value(k, src, i, dst, depth + 1));
+                    }
+                }
+                members.push(Member {
+                    key,
+                    text: (start, dst.len()),
+                });
+            }
+        }
+    }
+    let text_of = |m: &Member| key_text(&src[m.key.0..m.key.1]);
+    let keys: Vec<Cow<'_, [u8]>> = members.iter().map(text_of).collect();
+    if keys.windows(2).any(|w| w[0] > w[1]) {
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        // Stable: members with equal keys stay in document order.
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        let written = dst.split_off(body);
+        for (n, &m) in order.iter().enumerate() {
+            if n > 0 {
+                dst.push(b',');
+            }
+            let (s, e) = members[m].text;
+            dst.extend_from_slice(&written[s - body..e - body]);
+        }
+    } else {
+        // Already in order: only the commas are missing.
+        let written = dst.split_off(body);
+        for (n, m) in members.iter().enumerate() {
+            if n > 0 {
+                dst.push(b',');
+            }
+            dst.extend_from_slice(&written[m.text.0 - body..m.text.1 - body]);
+        }
+    }
+    dst.push(b'}');
+    i
+}
+
+/// The text a key's string token stands for (quotes off, escapes decoded;
+/// invalid escapes become U+FFFD so that any input has an order).
+fn key_text(token: &[u8]) -> Cow<'_, [u8]> {
+    let inner = token
+        .strip_prefix(b"\"")
+        .map(|t| t.strip_suffix(b"\"").unwrap_or(t))
+        .unwrap_or(token);
+    if !inner.contains(&b'\\') {
+        return Cow::Borrowed(inner);
+    }
+    let mut out = Vec::with_capacity(inner.len());
+    let lenient = super::Options::new().replace_invalid(true);
+    if super::unescape_with(&mut out, inner, &lenient).is_err() {
+        out.clear();
+        out.extend_from_slice(inner);
+    }
+    Cow::Owned(out)
+}
+
+/// The index after the container that opens at `src[open]` (`src.len()`
+/// if it is not closed), strings skipped whole.
+fn container_end(k: &'static Kernels, src: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = open;
+    while let Some(&c) = src.get(i) {
+        match c {
+            b'"' => {
+                i = string_end(k, src, i);
+                continue;
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    src.len()
 }
 
 /// Whether `b` ends a number or literal.
