@@ -326,7 +326,7 @@ where
         let cut = if eof {
             buf.len()
         } else {
-            match buf[scanned..].iter().rposition(|&b| b == b'\n') {
+            match memchr::memrchr(b'\n', &buf[scanned..]) {
                 Some(i) => scanned + i + 1,
                 None => {
                     // One line longer than the chunk: read on.
@@ -375,8 +375,21 @@ fn fill<R: Read>(reader: &mut R, buf: &mut Vec<u8>, target: usize) -> io::Result
 /// The lines of `buf`, split at `\n`, without it; no empty last line after
 /// a final `\n`.
 fn split_lines(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
-    buf.split_inclusive(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\n").unwrap_or(line))
+    let mut start = 0;
+    let mut ends = memchr::memchr_iter(b'\n', buf);
+    std::iter::from_fn(move || match ends.next() {
+        Some(end) => {
+            let line = &buf[start..end];
+            start = end + 1;
+            Some(line)
+        }
+        None if start < buf.len() => {
+            let line = &buf[start..];
+            start = buf.len();
+            Some(line)
+        }
+        None => None,
+    })
 }
 
 /// JSON whitespace only (what [`Event::parse`] would skip).
@@ -401,6 +414,23 @@ mod tests {
             out[..n].copy_from_slice(&self.data[..n]);
             self.data = &self.data[n..];
             Ok(n)
+        }
+    }
+
+    #[test]
+    fn split_lines_is_std_split_exhaustively() {
+        // Every text of up to 10 bytes over {a, \n, \r}.
+        for len in 0..=10u32 {
+            for code in 0..3usize.pow(len) {
+                let text: Vec<u8> = (0..len)
+                    .map(|d| b"a\n\r"[code / 3usize.pow(d) % 3])
+                    .collect();
+                let want: Vec<&[u8]> = text
+                    .split_inclusive(|&b| b == b'\n')
+                    .map(|l| l.strip_suffix(b"\n").unwrap_or(l))
+                    .collect();
+                assert_eq!(split_lines(&text).collect::<Vec<_>>(), want, "{text:?}");
+            }
         }
     }
 
