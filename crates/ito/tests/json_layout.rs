@@ -169,8 +169,9 @@ fn order_is_code_point_order_of_the_unescaped_key() {
 fn equal_keys_keep_document_order_in_large_objects() {
     // Past the sizes a sort handles by insertion (stable by accident).
     for n in [2, 19, 20, 21, 64, 1000] {
-        let members: Vec<String> =
-            (0..n).map(|i| format!("\"{}\":{i}", ["c", "a", "\\u0061", "b"][i % 4])).collect();
+        let members: Vec<String> = (0..n)
+            .map(|i| format!("\"{}\":{i}", ["c", "a", "\\u0061", "b"][i % 4]))
+            .collect();
         check(format!("{{{}}}", members.join(",")).as_bytes());
     }
 }
