@@ -84,7 +84,8 @@ echo "   serde_json features step: $((SECONDS - features_start)) s"
 # abi3 wheels (release; cp39-abi3 and the faster-calling cp310-abi3), pip
 # installs each in turn, and pytest runs the package's tests (and, with the
 # cp310 wheel that pip picks on 3.10+, the Dask example's). Exit status 5
-# (no tests collected) fails the step like any other failure.
+# (no tests collected) fails the step like any other failure. Then each
+# wheel alone in a fresh venv (scripts/python-installed.py).
 echo "== python: build the ito-codecs wheels, pytest (crates/ito-py/tests, examples/python)"
 python_start=$SECONDS
 PYVENV=target/python-venv
@@ -102,6 +103,15 @@ for tag in cp310 cp39; do
   else
     "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider crates/ito-py/tests
   fi
+done
+# Each wheel as a user gets it: alone in a fresh venv (nothing else
+# installed, no index), imported from an empty directory, so neither the
+# source tree nor the test venv's packages can stand in for it.
+for tag in cp310 cp39; do
+  FRESH=target/python-fresh-$tag
+  rm -rf "$FRESH" && python3 -m venv "$FRESH"
+  "$FRESH/bin/python" -m pip install -q --disable-pip-version-check --no-index "$WHEELS"/*-"$tag"-abi3-*.whl
+  (cd "$(mktemp -d)" && "$OLDPWD/$FRESH/bin/python" "$OLDPWD/scripts/python-installed.py" "$OLDPWD/data/nostr/events.jsonl")
 done
 echo "   python step: $((SECONDS - python_start)) s"
 
