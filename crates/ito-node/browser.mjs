@@ -20,11 +20,13 @@ async function compile(url) {
 const module = await compile(wasmUrl)
 await init({ module_or_path: module })
 
-/** Workers started on first use, each with its own instance of `module`;
- * one per core (at most 8), kept for later batches. */
+/** Workers started on first use, each with its own instance of `module`,
+ * kept for later batches: one per core but one (at most 8), so that the
+ * page's own thread keeps a core to itself while a batch runs. */
 class WorkerPool {
   constructor() {
-    this.threads = Math.max(1, Math.min(8, globalThis.navigator?.hardwareConcurrency || 2))
+    const cores = globalThis.navigator?.hardwareConcurrency || 2
+    this.threads = Math.max(1, Math.min(8, cores - 1))
     this.workers = []
     this.waiting = new Map()
     this.nextId = 1
