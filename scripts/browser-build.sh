@@ -74,4 +74,6 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$rustflags" \
 rm -rf "$out"
 "$bindgen" --target web --weak-refs --no-typescript --out-dir "$out" \
   "$target_dir/$target/release/ito_wasm.wasm"
+# The glue is an ES module; this tells Node so (no reparse warning).
+echo '{ "type": "module" }' >"$out/package.json"
 ls -l "$out"/*.wasm | awk '{ print "   " $5 " bytes: " $9 }'

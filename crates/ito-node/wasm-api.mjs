@@ -40,6 +40,46 @@ function threadCount(options) {
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const wellFormed = (s) => (typeof s.isWellFormed === 'function' ? s.isWellFormed() : !LONE.test(s))
 
+const HEX64 = /^[0-9a-f]{64}$/
+const MAX_KIND = 65535
+
+/**
+ * The NIP-01 serialization `[0,pubkey,created_at,kind,tags,content]` of
+ * an event object, written by `JSON.stringify`, or `undefined` when any
+ * field is not exactly what the wasm module's own reading accepts (that
+ * reading then runs and throws the contract's error). The fields are read
+ * once each, in the module's order, so a throwing getter throws the same.
+ *
+ * `JSON.stringify` escapes as NIP-01 does (`"`, `\\`, `\b\f\n\r\t`, other
+ * control characters as `\u00xx`, nothing else) once lone surrogates are
+ * ruled out; the contract tests compare the ids with nostr-tools' on
+ * hostile and random Unicode text.
+ */
+function eventHashText(event) {
+  if (typeof event !== 'object' || event === null) return undefined
+  // Each field checked before the next is read, as the module does: the
+  // first bad field or throwing getter is the same on both paths.
+  const pubkey = event.pubkey
+  if (typeof pubkey !== 'string' || !HEX64.test(pubkey)) return undefined
+  const created_at = event.created_at
+  if (!Number.isInteger(created_at) || created_at < 0 || created_at > Number.MAX_SAFE_INTEGER) return undefined
+  const kind = event.kind
+  if (!Number.isInteger(kind) || kind < 0 || kind > MAX_KIND) return undefined
+  const tags = event.tags
+  if (!Array.isArray(tags) || tags.toJSON !== undefined) return undefined
+  for (let i = 0; i < tags.length; i++) {
+    const tag = tags[i]
+    if (!Array.isArray(tag) || tag.toJSON !== undefined) return undefined
+    for (let j = 0; j < tag.length; j++) {
+      const item = tag[j]
+      if (typeof item !== 'string' || !wellFormed(item)) return undefined
+    }
+  }
+  const content = event.content
+  if (typeof content !== 'string' || !wellFormed(content)) return undefined
+  return JSON.stringify([0, pubkey, created_at, kind, tags, content])
+}
+
 /** Waits for the next macrotask, so the page can paint and handle input. */
 export const nextTask =
   typeof setImmediate === 'function'
@@ -149,9 +189,14 @@ export function api(glue, runner) {
     )
   }
 
+  function getEventHash(event) {
+    const text = eventHashText(event)
+    return text === undefined ? glue.getEventHash(event) : glue.sha256Hex(text)
+  }
+
   return {
     verifyEvent: glue.verifyEvent,
-    getEventHash: glue.getEventHash,
+    getEventHash,
     finalizeEvent: glue.finalizeEvent,
     getPublicKey: glue.getPublicKey,
     generateSecretKey: glue.generateSecretKey,

@@ -79,3 +79,13 @@ pub fn get_event_hash(event: &JsValue) -> Result<String, JsValue> {
         .map_err(Fail::into_js)?;
     Ok(ito::hex::encode(&id))
 }
+
+/// The lowercase hex sha256 of `text`'s UTF-8: `getEventHash`'s last step
+/// when wasm-api.mjs has checked the event and written its NIP-01
+/// serialization with `JSON.stringify` (one call into the module instead
+/// of one per field and tag value; see `eventHashText` there).
+#[wasm_bindgen(js_name = sha256Hex)]
+pub fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    ito::hex::encode(&sha2::Sha256::digest(text.as_bytes()))
+}
