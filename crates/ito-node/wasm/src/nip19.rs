@@ -92,6 +92,85 @@ pub fn decode(value: &JsValue) -> Result<JsValue, JsValue> {
     Ok(out.into())
 }
 
+/// `nip19.decode` of every type but `nsec`, as the JSON text of the
+/// `{type, data}` object: one string out of the module, which JavaScript's
+/// own `JSON.parse` turns into the object faster than the module can build
+/// it one property at a time (wasm-api.mjs; `nevent`'s absent `author` and
+/// `kind` are set to `undefined` there, as `nip19Decode` sets them).
+#[wasm_bindgen(js_name = nip19DecodeJson)]
+pub fn decode_json(value: &JsValue) -> Result<String, JsValue> {
+    let s = text(value, "decode").map_err(Fail::into_js)?;
+    let decoded = nip19::decode(&s).map_err(fail)?;
+    let mut out = Vec::with_capacity(160);
+    out.extend_from_slice(b"{\"type\":\"");
+    out.extend_from_slice(decoded.prefix().as_bytes());
+    out.extend_from_slice(b"\",\"data\":");
+    let hex = |out: &mut Vec<u8>, bytes: &[u8; 32]| {
+        out.push(b'"');
+        out.extend_from_slice(ito::hex::encode(bytes).as_bytes());
+        out.push(b'"');
+    };
+    let strings = |out: &mut Vec<u8>, list: &[String]| {
+        out.push(b'[');
+        for (i, r) in list.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            ito::json::quote(out, r);
+        }
+        out.push(b']');
+    };
+    match decoded {
+        Nip19::Npub(key) => hex(&mut out, &key),
+        Nip19::Note(id) => hex(&mut out, &id),
+        // Secret bytes stay out of JavaScript strings: `nip19Decode` it is.
+        Nip19::Nsec(_) => return Err(Fail::Type("nip19DecodeJson: nsec".into()).into_js()),
+        Nip19::Nprofile(ProfilePointer { pubkey, relays }) => {
+            out.extend_from_slice(b"{\"pubkey\":");
+            hex(&mut out, &pubkey);
+            out.extend_from_slice(b",\"relays\":");
+            strings(&mut out, &relays);
+            out.push(b'}');
+        }
+        Nip19::Nevent(EventPointer {
+            id,
+            relays,
+            author,
+            kind,
+        }) => {
+            out.extend_from_slice(b"{\"id\":");
+            hex(&mut out, &id);
+            out.extend_from_slice(b",\"relays\":");
+            strings(&mut out, &relays);
+            if let Some(author) = author {
+                out.extend_from_slice(b",\"author\":");
+                hex(&mut out, &author);
+            }
+            if let Some(kind) = kind {
+                out.extend_from_slice(format!(",\"kind\":{kind}").as_bytes());
+            }
+            out.push(b'}');
+        }
+        Nip19::Naddr(AddressPointer {
+            identifier,
+            pubkey,
+            kind,
+            relays,
+        }) => {
+            out.extend_from_slice(b"{\"identifier\":");
+            ito::json::quote(&mut out, &identifier);
+            out.extend_from_slice(b",\"pubkey\":");
+            hex(&mut out, &pubkey);
+            out.extend_from_slice(format!(",\"kind\":{kind},\"relays\":").as_bytes());
+            strings(&mut out, &relays);
+            out.push(b'}');
+        }
+    }
+    out.push(b'}');
+    // Hex, ASCII and quoted UTF-8 strings: UTF-8 throughout.
+    String::from_utf8(out).map_err(|e| Fail::Type(e.to_string()).into_js())
+}
+
 /// `nip19.npubEncode`: `npub1…` of a hex public key.
 #[wasm_bindgen(js_name = nip19NpubEncode)]
 pub fn npub_encode(hex: &JsValue) -> Result<String, JsValue> {
