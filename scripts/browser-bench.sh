@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variants=target/browser/variants
-build() { [ -f "$variants/$1/ito_wasm_bg.wasm" ] || bash scripts/browser-build.sh "$variants/$1" "$2" "$3"; }
+build() { bash scripts/browser-build.sh "$variants/$1" "$2" "$3"; }
 build simd128-lowmemory lowmemory simd128
 build swar-bench bench swar
 build simd128-bench bench simd128

@@ -6,6 +6,8 @@
 use crate::event::{Fields, Shape};
 use crate::js::{self, Fail};
 use ito::nostr::{SecretKey, UnsignedEvent};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A fresh secret key from the platform's random source, as 32 bytes.
@@ -53,7 +55,14 @@ pub fn finalize_event(template: JsValue, secret_key: &JsValue) -> Result<JsValue
 }
 
 /// A secret key from a 32-byte `Uint8Array`; errors never show the bytes.
-fn secret_key_of(value: &JsValue, function: &str) -> Result<SecretKey, Fail> {
+///
+/// The key of the last call is kept, with a copy of its bytes (both wiped
+/// when replaced): deriving the key pair costs a scalar multiplication by
+/// the generator, as much as the signature itself on wasm32, and a client
+/// signs many events with one key. The bytes are compared in full, with
+/// no early exit, so the time of a call does not tell how much of a key
+/// matched the kept one.
+fn secret_key_of(value: &JsValue, function: &str) -> Result<Rc<SecretKey>, Fail> {
     let bytes = js::bytes(value).ok_or_else(|| {
         Fail::Type(format!(
             "{function}: the secret key must be a Uint8Array of 32 bytes"
@@ -67,5 +76,27 @@ fn secret_key_of(value: &JsValue, function: &str) -> Result<SecretKey, Fail> {
             0,
         )
     })?;
-    SecretKey::from_bytes(array).map_err(|e| Fail::value(e.to_string(), "secretKey", 0))
+    LAST_KEY.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((kept, key)) = last.as_ref() {
+            let diff = kept
+                .iter()
+                .zip(array)
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+            if diff == 0 {
+                return Ok(Rc::clone(key));
+            }
+        }
+        let key = Rc::new(
+            SecretKey::from_bytes(array).map_err(|e| Fail::value(e.to_string(), "secretKey", 0))?,
+        );
+        *last = Some((zeroize::Zeroizing::new(*array), Rc::clone(&key)));
+        Ok(key)
+    })
+}
+
+thread_local! {
+    /// The last secret key read, with its bytes (see [`secret_key_of`]).
+    static LAST_KEY: RefCell<Option<(zeroize::Zeroizing<[u8; 32]>, Rc<SecretKey>)>> =
+        const { RefCell::new(None) };
 }
