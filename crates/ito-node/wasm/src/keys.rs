@@ -95,8 +95,10 @@ fn secret_key_of(value: &JsValue, function: &str) -> Result<Rc<SecretKey>, Fail>
     })
 }
 
+/// A secret key with the bytes it was made from.
+type Kept = (zeroize::Zeroizing<[u8; 32]>, Rc<SecretKey>);
+
 thread_local! {
-    /// The last secret key read, with its bytes (see [`secret_key_of`]).
-    static LAST_KEY: RefCell<Option<(zeroize::Zeroizing<[u8; 32]>, Rc<SecretKey>)>> =
-        const { RefCell::new(None) };
+    /// The last secret key read (see [`secret_key_of`]).
+    static LAST_KEY: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
