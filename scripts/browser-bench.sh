@@ -11,13 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 variants=target/browser/variants
 build() { bash scripts/browser-build.sh "$variants/$1" "$2" "$3"; }
-build simd128-lowmemory lowmemory simd128
-build swar-bench bench swar
-build simd128-bench bench simd128
-# The package's own build, as a variant too.
+build simd128-fulltables "" simd128
+build swar-bench lowmemory,bench swar
+build simd128-bench lowmemory,bench simd128
+# The package's own build (lowmemory), as a variant too.
 rm -rf "$variants/simd128" && cp -r crates/ito-node/dist-wasm "$variants/simd128"
-for v in simd128 simd128-lowmemory; do
+for v in simd128 simd128-fulltables; do
   f=$variants/$v/ito_wasm_bg.wasm
   echo "size $v: $(stat -c %s "$f") bytes raw, $(gzip -9 -c "$f" | wc -c) bytes gzip -9"
 done
-node scripts/browser-bench.mjs "simd&variants=simd128,simd128-lowmemory" | tee target/browser/bench.json
+node scripts/browser-bench.mjs "simd&variants=simd128,simd128-fulltables" | tee target/browser/bench.json

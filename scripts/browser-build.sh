@@ -3,12 +3,19 @@
 # `ito-codecs` npm package: crates/ito-node/wasm → crates/ito-node/dist-wasm/
 # (ito_wasm.js, the glue, and ito_wasm_bg.wasm).
 #
-#   scripts/browser-build.sh                 the package's build (into dist-wasm/)
+#   scripts/browser-build.sh                 the package's build (into dist-wasm/):
+#                                            features `lowmemory`, simd128
 #   scripts/browser-build.sh OUT FEATURES SIMD
 #                                            a variant for the size and speed
 #                                            figures: FEATURES is a cargo feature
-#                                            list ("" | lowmemory | bench,...),
+#                                            list ("" for libsecp256k1's large
+#                                            tables | lowmemory | bench,...),
 #                                            SIMD is simd128 or swar
+#
+# The package uses libsecp256k1's small tables (`lowmemory`): a module of
+# about 0.46 MB (0.17 MB gzipped) instead of 1.6 MB (1.3 MB gzipped), for
+# a BIP-340 check about 1.3x slower, still over 3x nostr-wasm's speed
+# (bench/RESULTS.md, "Browser build").
 #
 # Installs what it needs when missing and fails, never skips, when it
 # cannot: the Rust target (rustup), clang 14 and llvm-ar 14 (Debian
@@ -23,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=${1:-$root/crates/ito-node/dist-wasm}
-features=${2:-}
+features=${2-lowmemory}
 simd=${3:-simd128}
 target=wasm32-unknown-unknown
 
