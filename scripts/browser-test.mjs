@@ -9,7 +9,7 @@
 //   3. __test__/browser/bench.html in quick mode: the bench page runs.
 // Exits non-zero on any failure. Usage: node scripts/browser-test.mjs
 import { chromium } from '../crates/ito-node/node_modules/playwright-core/index.mjs'
-import { readFileSync, writeFileSync, statSync, mkdirSync } from 'node:fs'
+import { readFileSync, readdirSync, writeFileSync, statSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { serve } from './browser-serve.mjs'
 
@@ -38,8 +38,15 @@ try {
   const results = await page.evaluate(() => window.results)
   for (const r of results) check(r.ok, `contract ${r.file}: ${r.name}${r.ok ? '' : '\n' + r.error}`)
   // Every test of the files ran (a file that failed to load shows here).
+  // The page's list of files is every __test__/*.test.mjs.
+  const files = await page.evaluate(() => window.files)
+  const onDisk = readdirSync(`${root}/crates/ito-node/__test__`).filter((f) => f.endsWith('.test.mjs'))
+  check(
+    onDisk.length === files.length && onDisk.every((f) => files.includes(f.replace('.test.mjs', ''))),
+    `the page runs every test file (${onDisk.join(', ')})`,
+  )
   let declared = 0
-  for (const f of ['event', 'keys', 'nip19', 'filter', 'unicode', 'batch']) {
+  for (const f of files) {
     declared += readFileSync(`${root}/crates/ito-node/__test__/${f}.test.mjs`, 'utf8').match(/^test\(/gm).length
   }
   check(results.length === declared, `${results.length} of the ${declared} contract tests ran in Chromium`)
