@@ -156,11 +156,6 @@ step_done "wasm32 step"
 echo "== wasm32-wasip1 under Node's WASI: kernel, codec and Str tests, SWAR and simd128"
 bash scripts/wasm-tests.sh
 step_done "wasm32 simd128 step"
-# The browser build of the Node API (wasm-bindgen) is not part of the
-# project yet: BIP-340 for wasm32 needs libsecp256k1 built by a C compiler
-# with a wasm32 backend (none on these machines), or a second, pure-Rust
-# signature backend in the library.
-echo "== browser (wasm-bindgen) build of ito-codecs: not built yet: skipped"
 # i686 test binaries link with `cc -m32` (Debian: gcc-multilib). Where that
 # is missing (gcc-multilib conflicts with the aarch64 cross compiler above),
 # scripts/i686-sysroot.sh unpacks the 32-bit glibc and libgcc packages
@@ -223,6 +218,19 @@ node_start=$SECONDS
   node --test __test__/
 )
 echo "   node step: $((SECONDS - node_start)) s"
+
+# The browser build of the same package (crates/ito-node/wasm, wasm-bindgen
+# for wasm32-unknown-unknown; libsecp256k1 by Debian's clang-14):
+# scripts/browser-test.sh builds it (installing clang-14, chromium and the
+# lock file's wasm-bindgen-cli under target/ when missing; fails, never
+# skips), runs the contract tests above against it under Node, packs and
+# installs the package as a user gets it, and drives headless Chromium
+# through the contract tests, the JSON-lines page and the bench page.
+# Needs the native addon of the step above.
+echo "== browser: the wasm build of ito-codecs, in Node and headless Chromium (scripts/browser-test.sh)"
+browser_start=$SECONDS
+bash scripts/browser-test.sh
+echo "   browser step: $((SECONDS - browser_start)) s"
 
 # The relay against a real client and a real crash (crates/ito-relay/
 # tests-js): nostr-tools' Relay and SimplePool over `ws` publish, query,

@@ -51,6 +51,22 @@ test('verifyJsonl: one verdict per event line, with offset and field', async () 
   assert.deepEqual(await ito.verifyJsonl(buf.toString()), await ito.verifyJsonl(buf))
 })
 
+test('verifyJsonl numbers lines right across a buffer larger than any piece', async () => {
+  // About 1.5 MB: the wasm build cuts it into pieces at line ends, and
+  // every event line is followed by a blank one, so pieces start with one.
+  const parts = []
+  const expected = []
+  for (let i = 0; i < 3000; i++) {
+    const bad = i % 97 === 5
+    parts.push(bad ? '{"id":' : JSON.stringify(events[i % events.length]), i % 5 === 0 ? '   ' : '')
+    expected.push([2 * i + 1, !bad])
+  }
+  for (const threads of [1, 3]) {
+    const out = await ito.verifyJsonl(Buffer.from(parts.join('\n')), { threads })
+    assert.deepEqual(out.map((v) => [v.line, v.ok]), expected)
+  }
+})
+
 test('every prefix of a JSON-lines buffer gives verdicts, never a crash', async () => {
   const text = lines.slice(0, 2).join('\n')
   const bytes = Buffer.from(text)

@@ -98,6 +98,7 @@ test('getEventHash throws Errors naming the field, TypeError for non-objects', (
     // [event, field, offset, whether nostr-tools throws too]
     [{ ...good, pubkey: 5 }, 'pubkey', 0, true],
     [{ ...good, pubkey: good.pubkey.slice(0, 10) + 'G' + good.pubkey.slice(11) }, 'pubkey', 10, true],
+    [{ ...good, pubkey: good.pubkey.toUpperCase() }, 'pubkey', good.pubkey.search(/[a-f]/), true],
     [{ ...good, kind: -1 }, 'kind', 0, false],
     [{ ...good, kind: 65536 }, 'kind', 0, false],
     [{ ...good, created_at: 'now' }, 'created_at', 0, true],

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url'
 import * as pure from 'nostr-tools/pure'
 
 const require = createRequire(import.meta.url)
-export const ito = require('../index.js')
+/** The build under test: the native addon, or with ITO_BUILD=wasm the
+ * wasm build's Node entry (scripts/browser-test.sh runs both; the browser
+ * runs these files with browser/helpers.mjs in place of this one). */
+export const ito = process.env.ITO_BUILD === 'wasm' ? await import('../wasm-node.mjs') : require('../index.js')
 export { pure }
 
 const data = (name) => fileURLToPath(new URL(`../../../data/nostr/${name}`, import.meta.url))
