@@ -102,6 +102,7 @@
 //! so they carry over unchanged. Several relay processes can then share
 //! the database, each feeding its own fan-out from the database's change
 //! feed (FoundationDB watches, PostgreSQL `LISTEN`/`NOTIFY`).
+mod auth;
 mod config;
 mod conn;
 mod fanout;

@@ -23,6 +23,7 @@
 //! without an HTTP server crate. A faster framing crate can replace it
 //! behind the same queue once a measurement says it pays.
 
+use crate::auth;
 use crate::config::Config;
 use crate::conn::{Conn, Out};
 use crate::fanout::{self, Fanout};
@@ -65,6 +66,8 @@ struct Shared {
     queries: Arc<Semaphore>,
     nip11: String,
     policy: Arc<dyn Policy>,
+    /// The host of `config.relay_url`, which `AUTH` events must name.
+    relay_host: Option<String>,
 }
 
 /// A relay: a store, a configuration, and the machinery between them.
@@ -108,7 +111,7 @@ impl Relay {
         config: Config,
         policy: Arc<dyn Policy>,
     ) -> Relay {
-        let fanout = Arc::new(Fanout::default());
+        let fanout = Arc::new(Fanout::new(config.auth));
         let (tx, rx) = std_mpsc::channel();
         let writer = {
             let (store, fanout, every) = (store.clone(), fanout.clone(), config.purge_interval);
@@ -121,6 +124,7 @@ impl Relay {
         Relay {
             shared: Arc::new(Shared {
                 nip11: config.nip11(),
+                relay_host: config.relay_url.as_deref().and_then(auth::url_host),
                 store,
                 config,
                 fanout,
@@ -219,7 +223,7 @@ async fn handle(
                 .max_frame_size(Some(limit * 2));
             let ws = WebSocketStream::from_partially_read(tcp, rest, Role::Server, Some(ws_config))
                 .await;
-            connection(&shared, ws, stop).await;
+            connection(&shared, ws, head.host, stop).await;
         }
         shared.connections.fetch_sub(1, Ordering::AcqRel);
     } else if head.options {
@@ -270,6 +274,7 @@ struct Head {
     websocket_key: Option<String>,
     nostr_json: bool,
     options: bool,
+    host: Option<String>,
 }
 
 impl Head {
@@ -289,6 +294,7 @@ impl Head {
                 "upgrade" => out.upgrade = value.to_ascii_lowercase().contains("websocket"),
                 "sec-websocket-key" => out.websocket_key = Some(value.to_owned()),
                 "accept" => out.nostr_json = value.contains("application/nostr+json"),
+                "host" => out.host = auth::url_host(value),
                 _ => {}
             }
         }
@@ -301,6 +307,7 @@ impl Head {
 async fn connection(
     shared: &Arc<Shared>,
     ws: WebSocketStream<TcpStream>,
+    host: Option<String>,
     mut stop: watch::Receiver<bool>,
 ) {
     let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
@@ -340,7 +347,14 @@ async fn connection(
         subs: HashSet::new(),
         bucket: f64::from(shared.config.limits.events_per_second),
         last_refill: Instant::now(),
+        challenge: shared.config.auth.then(auth::challenge),
+        relay_host: shared.relay_host.clone().or(host),
     };
+    if let Some(challenge) = &state.challenge {
+        let mut out = Vec::new();
+        RelayMessage::Auth { challenge }.write(&mut out);
+        conn.send(out);
+    }
     let max_in_flight = shared.config.limits.max_events_in_flight.max(1);
     let stopping = loop {
         // Backpressure: read no more while too many EVENTs are unanswered.
@@ -401,6 +415,10 @@ struct ConnState {
     subs: HashSet<String>,
     bucket: f64,
     last_refill: Instant,
+    /// This connection's NIP-42 challenge (`None`: AUTH is off).
+    challenge: Option<String>,
+    /// The host `AUTH` events must name.
+    relay_host: Option<String>,
 }
 
 impl ConnState {
@@ -488,6 +506,8 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
                 Some("blocked: too many open subscriptions".to_owned())
             } else if let Some(message) = shared.policy.reject_filters(&filters) {
                 Some(message)
+            } else if let Some(message) = needs_auth(shared, conn, &filters) {
+                Some(message.to_owned())
             } else if !begin_query(conn, limits.max_queries_in_flight) {
                 Some("rate-limited: too many queries in flight".to_owned())
             } else {
@@ -505,12 +525,14 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
             state.subs.insert(sub.to_owned());
             let filters: Vec<Filter<'static>> =
                 filters.into_iter().map(Filter::into_owned).collect();
+            let viewer = viewer(shared, conn, &filters);
             let cancel = shared.fanout.subscribe(conn, sub, filters.clone());
             spawn_query(
                 shared.clone(),
                 conn.clone(),
                 sub.to_owned(),
                 filters,
+                viewer,
                 cancel,
             );
         }
@@ -527,10 +549,15 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
                 closed(conn, &sub, &message);
                 return;
             }
+            if let Some(message) = needs_auth(shared, conn, &filters) {
+                closed(conn, &sub, message);
+                return;
+            }
             if !begin_query(conn, limits.max_queries_in_flight) {
                 closed(conn, &sub, "rate-limited: too many queries in flight");
                 return;
             }
+            let viewer = viewer(shared, conn, &filters);
             let filters: Vec<Filter<'static>> =
                 filters.into_iter().map(Filter::into_owned).collect();
             let (shared, conn) = (shared.clone(), conn.clone());
@@ -540,8 +567,11 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
                     return;
                 };
                 let store = shared.store.clone();
-                let counted =
-                    tokio::task::spawn_blocking(move || store.count(&filters, writer::now())).await;
+                let counted = tokio::task::spawn_blocking(move || match viewer {
+                    None => store.count(&filters, writer::now()),
+                    Some(keys) => count_visible(&*store, &filters, keys),
+                })
+                .await;
                 let mut out = Vec::new();
                 match counted {
                     Ok(Ok(count)) => {
@@ -562,14 +592,80 @@ fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: 
             shared.fanout.unsubscribe(conn.id, &subscription_id);
         }
         ClientMessage::Auth { event, .. } => {
-            conn.send(ok_frame(
-                &event.id,
-                false,
-                "restricted: AUTH is not enabled on this relay",
-            ));
+            let Some(challenge) = &state.challenge else {
+                conn.send(ok_frame(
+                    &event.id,
+                    false,
+                    "restricted: AUTH is not enabled on this relay",
+                ));
+                return;
+            };
+            // Checked here, on the socket task: one signature, rare, and
+            // the client's next REQ must already see the result.
+            let refusal = auth::check(
+                &event,
+                challenge,
+                state.relay_host.as_deref(),
+                writer::now(),
+            )
+            .err()
+            .or_else(|| shared.policy.on_auth(&event.pubkey));
+            match refusal {
+                Some(message) => conn.send(ok_frame(&event.id, false, &message)),
+                None => {
+                    conn.add_authed(event.pubkey);
+                    conn.send(ok_frame(&event.id, true, ""))
+                }
+            };
         }
         _ => notice(conn, "invalid: unsupported message"),
     }
+}
+
+/// With NIP-42 on, the `CLOSED` message for filters that could return a
+/// direct message to a connection that has not authenticated.
+fn needs_auth(shared: &Shared, conn: &Conn, filters: &[Filter<'_>]) -> Option<&'static str> {
+    (shared.config.auth
+        && filters.iter().any(auth::may_return_protected)
+        && conn.with_authed(|keys| keys.is_empty()))
+    .then_some("auth-required: kinds 4 and 1059 are served only to their author and recipients")
+}
+
+/// The keys whose direct messages a query may return, when it must be
+/// checked per event (NIP-42 on and a filter that could return one).
+fn viewer(shared: &Shared, conn: &Conn, filters: &[Filter<'_>]) -> Option<Vec<[u8; 32]>> {
+    (shared.config.auth && filters.iter().any(auth::may_return_protected)).then(|| conn.authed())
+}
+
+/// NIP-45 over the events `keys` may see.
+fn count_visible(
+    store: &dyn EventStore,
+    filters: &[Filter<'_>],
+    keys: Vec<[u8; 32]>,
+) -> Result<u64, crate::store::StoreError> {
+    struct Count {
+        n: u64,
+        keys: Vec<[u8; 32]>,
+    }
+    impl QuerySink for Count {
+        fn event(&mut self, _json: &[u8]) -> bool {
+            self.n += 1;
+            true
+        }
+        fn admits(&mut self, event: &Event<'_>) -> bool {
+            auth::visible_to(event, &self.keys)
+        }
+    }
+    let unlimited: Vec<Filter<'_>> = filters
+        .iter()
+        .map(|f| Filter {
+            limit: None,
+            ..f.clone()
+        })
+        .collect();
+    let mut count = Count { n: 0, keys };
+    store.query_sink(&unlimited, u64::MAX, writer::now(), &mut count)?;
+    Ok(count.n)
 }
 
 /// Answers a message that did not parse with whatever names it best: `OK`
@@ -672,6 +768,8 @@ struct ReqSink {
     permit: Option<OwnedSemaphorePermit>,
     slice: Instant,
     runtime: tokio::runtime::Handle,
+    /// With NIP-42 on: the keys whose direct messages this reader may see.
+    viewer: Option<Vec<[u8; 32]>>,
 }
 
 impl QuerySink for ReqSink {
@@ -706,6 +804,12 @@ impl QuerySink for ReqSink {
         }
         true
     }
+
+    fn admits(&mut self, event: &Event<'_>) -> bool {
+        self.viewer
+            .as_ref()
+            .is_none_or(|keys| auth::visible_to(event, keys))
+    }
 }
 
 fn spawn_query(
@@ -713,6 +817,7 @@ fn spawn_query(
     conn: Arc<Conn>,
     sub: String,
     filters: Vec<Filter<'static>>,
+    viewer: Option<Vec<[u8; 32]>>,
     cancel: Arc<AtomicBool>,
 ) {
     tokio::spawn(async move {
@@ -731,6 +836,7 @@ fn spawn_query(
             permit: Some(permit),
             slice: Instant::now(),
             runtime: tokio::runtime::Handle::current(),
+            viewer,
         };
         let _ = tokio::task::spawn_blocking(move || {
             sink.slice = Instant::now();
