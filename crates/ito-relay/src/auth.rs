@@ -192,10 +192,12 @@ mod tests {
     #[test]
     fn auth_events_are_checked_field_by_field() {
         let now = 1_700_000_000;
-        let good = [t("challenge", "abc"), t("relay", "wss://relay.example.com/")];
-        let check_json = |json: &[u8], host: Option<&str>| {
-            check(&Event::parse(json).unwrap(), "abc", host, now)
-        };
+        let good = [
+            t("challenge", "abc"),
+            t("relay", "wss://relay.example.com/"),
+        ];
+        let check_json =
+            |json: &[u8], host: Option<&str>| check(&Event::parse(json).unwrap(), "abc", host, now);
         let host = Some("relay.example.com");
         assert_eq!(check_json(&signed(AUTH_KIND, now, &good), host), Ok(()));
         assert_eq!(

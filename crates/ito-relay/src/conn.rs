@@ -112,10 +112,13 @@ impl Conn {
 
     /// The keys the connection authenticated as, so far.
     pub(crate) fn authed(&self) -> Vec<[u8; 32]> {
-        self.authed.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.authed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
-    /// Whether `f` holds for the keys the connection authenticated as.
+    /// Runs `f` on the keys the connection authenticated as, without a copy.
     pub(crate) fn with_authed<R>(&self, f: impl FnOnce(&[[u8; 32]]) -> R) -> R {
         f(&self.authed.lock().unwrap_or_else(|e| e.into_inner()))
     }

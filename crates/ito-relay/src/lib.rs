@@ -42,6 +42,13 @@
 //! - NIP-40: refused when expired on arrival, never served, purged by the
 //!   writer every `purge_interval`.
 //! - `COUNT` (NIP-45) is answered exactly.
+//! - NIP-42 `AUTH` when [`Config::auth`] is on (off by default): a
+//!   challenge on connect; kinds 4 and 1059 served, stored and live, only
+//!   to a connection authenticated as their author or a `p`-tagged
+//!   recipient; a `REQ`/`COUNT` whose filters could return one (no
+//!   `kinds`, or 4 or 1059 among them) from a connection not
+//!   authenticated gets `CLOSED` `auth-required:`. The checks and the
+//!   relay-URL rule are in `auth.rs`.
 //! - An empty or 65-character subscription id gets `CLOSED`; a message
 //!   that cannot be processed gets `OK false`, `CLOSED` or a `NOTICE`,
 //!   whichever names it, never silence.
@@ -78,8 +85,7 @@
 //!
 //! # Not yet
 //!
-//! NIP-42 `AUTH` (answered `OK false` `restricted:`, and its policy hook),
-//! time slices for `COUNT` (a `REQ` gives its worker to waiting queries
+//! Time slices for `COUNT` (a `REQ` gives its worker to waiting queries
 //! every 10 ms; a `COUNT` runs to the end), and the comparison benchmark
 //! against other relays are still to come.
 //!
