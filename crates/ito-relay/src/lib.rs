@@ -115,6 +115,7 @@ mod fanout;
 pub mod nip;
 mod policy;
 mod server;
+mod session;
 mod store;
 mod tools;
 mod writer;
@@ -122,6 +123,7 @@ mod writer;
 pub use config::{Config, Limits};
 pub use policy::{AcceptAll, Policy};
 pub use server::Relay;
+pub use session::Session;
 pub use store::{
     Batch, EventStore, LmdbStore, MemoryStore, Outcome, QuerySink, StoreError, DEFAULT_MAP_SIZE,
     TICK_EVERY,
