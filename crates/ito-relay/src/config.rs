@@ -43,6 +43,11 @@ pub struct Limits {
     /// `REQ`s and `COUNT`s of one connection waiting for or running their
     /// stored part at once; more gets `CLOSED` `rate-limited:`.
     pub max_queries_in_flight: usize,
+    /// Stored queries (`REQ`s' stored parts, `COUNT`s) running at once
+    /// over all connections (default: twice the cores); more wait their
+    /// turn in order, and a running one gives its worker to them every
+    /// 10 ms (time slices).
+    pub query_workers: usize,
 }
 
 impl Default for Limits {
@@ -59,6 +64,7 @@ impl Default for Limits {
             max_outbound_bytes: 4 << 20,
             max_events_in_flight: 256,
             max_queries_in_flight: 8,
+            query_workers: std::thread::available_parallelism().map_or(2, |n| n.get()) * 2,
         }
     }
 }
@@ -173,6 +179,7 @@ impl Config {
                             "max_outbound_bytes" => l.max_outbound_bytes = size,
                             "max_events_in_flight" => l.max_events_in_flight = size,
                             "max_queries_in_flight" => l.max_queries_in_flight = size,
+                            "query_workers" => l.query_workers = size.max(1),
                             _ => return Err(format!("unknown limit `{key}`")),
                         }
                     }
@@ -222,6 +229,7 @@ impl Config {
                 "max_outbound_bytes": l.max_outbound_bytes,
                 "max_events_in_flight": l.max_events_in_flight,
                 "max_queries_in_flight": l.max_queries_in_flight,
+                "query_workers": l.query_workers,
                 "auth_required": false,
                 "payment_required": false,
                 "restricted_writes": false,

@@ -85,9 +85,7 @@
 //!
 //! # Not yet
 //!
-//! Time slices for `COUNT` (a `REQ` gives its worker to waiting queries
-//! every 10 ms; a `COUNT` runs to the end), and the comparison benchmark
-//! against other relays are still to come.
+//! The comparison benchmark against other relays is still to come.
 //!
 //! # A store for more than one machine
 //!
@@ -118,6 +116,7 @@ mod server;
 mod session;
 mod store;
 mod tools;
+mod turn;
 mod writer;
 
 pub use config::{Config, Limits};

@@ -113,7 +113,7 @@ impl Relay {
                 .spawn(move || writer::run(store, fanout, rx, every))
                 .expect("spawn the writer thread")
         };
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+        let workers = config.limits.query_workers.max(1);
         Relay {
             shared: Arc::new(Shared {
                 nip11: config.nip11(),

@@ -9,7 +9,7 @@
 //!     EVENT -> rate and tag limits -> rayon: parse, verify, policy -> writer
 //!     REQ   -> limits, policy, NIP-42 -> register in the fan-out (pending)
 //!              -> blocking pool: stored answer in 10 ms slices -> EOSE, live
-//!     COUNT -> limits, policy, NIP-42 -> blocking pool: count -> COUNT
+//!     COUNT -> limits, policy, NIP-42 -> blocking pool: count in slices -> COUNT
 //!     CLOSE -> unregister
 //!     AUTH  -> auth::check, Policy::on_auth -> OK
 //! ```
@@ -25,6 +25,7 @@ use crate::fanout;
 use crate::policy::Policy;
 use crate::server::Shared;
 use crate::store::{EventStore, QuerySink};
+use crate::turn::Turn;
 use crate::writer::{self, ok_frame, Job};
 use ito::nostr::{ClientMessage, Event, Filter, RelayMessage};
 use std::collections::HashSet;
@@ -32,7 +33,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::mpsc;
 
 /// What one connection's message handling remembers between messages.
 pub(crate) struct ConnState {
@@ -211,15 +212,13 @@ pub(crate) fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnSt
             let (shared, conn) = (shared.clone(), conn.clone());
             tokio::spawn(async move {
                 let _query = QueryGuard(conn.clone());
-                let Ok(_permit) = shared.queries.acquire().await else {
+                let Some(turn) = Turn::take(&shared.queries).await else {
                     return;
                 };
                 let store = shared.store.clone();
-                let counted = tokio::task::spawn_blocking(move || match viewer {
-                    None => store.count(&filters, writer::now()),
-                    Some(keys) => count_visible(&*store, &filters, keys),
-                })
-                .await;
+                let counted =
+                    tokio::task::spawn_blocking(move || count(&*store, &filters, viewer, turn))
+                        .await;
                 let mut out = Vec::new();
                 match counted {
                     Ok(Ok(count)) => {
@@ -285,23 +284,32 @@ fn viewer(shared: &Shared, conn: &Conn, filters: &[Filter<'_>]) -> Option<Vec<[u
     (shared.config.auth && filters.iter().any(auth::may_return_protected)).then(|| conn.authed())
 }
 
-/// NIP-45 over the events `keys` may see.
-fn count_visible(
+/// NIP-45: the stored events matching any filter (`limit` ignored) that
+/// the reader may see (`viewer`: with NIP-42 on, the keys whose direct
+/// messages it may count), in time slices like a `REQ`.
+fn count(
     store: &dyn EventStore,
     filters: &[Filter<'_>],
-    keys: Vec<[u8; 32]>,
+    viewer: Option<Vec<[u8; 32]>>,
+    mut turn: Turn,
 ) -> Result<u64, crate::store::StoreError> {
     struct Count {
         n: u64,
-        keys: Vec<[u8; 32]>,
+        viewer: Option<Vec<[u8; 32]>>,
+        turn: Turn,
     }
     impl QuerySink for Count {
         fn event(&mut self, _json: &[u8]) -> bool {
             self.n += 1;
             true
         }
+        fn tick(&mut self) -> bool {
+            self.turn.tick()
+        }
         fn admits(&mut self, event: &Event<'_>) -> bool {
-            auth::visible_to(event, &self.keys)
+            self.viewer
+                .as_ref()
+                .is_none_or(|keys| auth::visible_to(event, keys))
         }
     }
     let unlimited: Vec<Filter<'_>> = filters
@@ -311,7 +319,8 @@ fn count_visible(
             ..f.clone()
         })
         .collect();
-    let mut count = Count { n: 0, keys };
+    turn.start();
+    let mut count = Count { n: 0, viewer, turn };
     store.query_sink(&unlimited, u64::MAX, writer::now(), &mut count)?;
     Ok(count.n)
 }
@@ -402,20 +411,15 @@ impl Drop for QueryGuard {
     }
 }
 
-/// How long a query runs before it lets waiting queries have its worker.
-const SLICE: Duration = Duration::from_millis(10);
-
 /// Where a `REQ`'s stored events go: framed into the connection's queue,
-/// waiting for a slow reader (up to 30 s, then the reader is dropped),
-/// and giving up its worker every [`SLICE`] when other queries wait.
+/// waiting for a slow reader (up to 30 s, then the reader is dropped,
+/// its worker given back meanwhile), and giving up its worker every slice
+/// when other queries wait (turn.rs).
 struct ReqSink {
     prefix: Vec<u8>,
     conn: Arc<Conn>,
     cancel: Arc<AtomicBool>,
-    workers: Arc<Semaphore>,
-    permit: Option<OwnedSemaphorePermit>,
-    slice: Instant,
-    runtime: tokio::runtime::Handle,
+    turn: Turn,
     /// With NIP-42 on: the keys whose direct messages this reader may see.
     viewer: Option<Vec<[u8; 32]>>,
 }
@@ -431,8 +435,13 @@ impl QuerySink for ReqSink {
                 self.conn.kill();
                 return false;
             }
+            // A reader that does not read holds up nobody else's query.
+            self.turn.pause();
             std::thread::sleep(Duration::from_millis(1));
             waited += 1;
+        }
+        if !self.turn.resume() {
+            return false;
         }
         !self.cancel.load(Ordering::Relaxed) && self.conn.send(fanout::frame(&self.prefix, json))
     }
@@ -441,16 +450,7 @@ impl QuerySink for ReqSink {
         if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
             return false;
         }
-        if self.slice.elapsed() >= SLICE && self.workers.available_permits() == 0 {
-            // The semaphore is fair: queries already waiting run first.
-            self.permit = None;
-            match self.runtime.block_on(self.workers.clone().acquire_owned()) {
-                Ok(p) => self.permit = Some(p),
-                Err(_) => return false,
-            }
-            self.slice = Instant::now();
-        }
-        true
+        self.turn.tick()
     }
 
     fn admits(&mut self, event: &Event<'_>) -> bool {
@@ -470,7 +470,7 @@ fn spawn_query(
 ) {
     tokio::spawn(async move {
         let _query = QueryGuard(conn.clone());
-        let Ok(permit) = shared.queries.clone().acquire_owned().await else {
+        let Some(turn) = Turn::take(&shared.queries).await else {
             return;
         };
         let store = shared.store.clone();
@@ -480,14 +480,11 @@ fn spawn_query(
             prefix: fanout::event_prefix(&sub),
             conn: conn.clone(),
             cancel: cancel.clone(),
-            workers: shared.queries.clone(),
-            permit: Some(permit),
-            slice: Instant::now(),
-            runtime: tokio::runtime::Handle::current(),
+            turn,
             viewer,
         };
         let _ = tokio::task::spawn_blocking(move || {
-            sink.slice = Instant::now();
+            sink.turn.start();
             match store.query_sink(&filters, max_limit, writer::now(), &mut sink) {
                 Ok(snapshot) => {
                     let mut eose = Vec::new();
@@ -502,7 +499,7 @@ fn spawn_query(
                     closed(&conn, &sub, "error: the query failed");
                 }
             }
-            drop(sink.permit.take());
+            drop(sink);
         })
         .await;
     });
