@@ -25,7 +25,7 @@ use crate::fanout;
 use crate::policy::Policy;
 use crate::server::Shared;
 use crate::store::{EventStore, QuerySink};
-use crate::turn::Turn;
+use crate::turn::{Place, Turn};
 use crate::writer::{self, ok_frame, Job};
 use ito::nostr::{ClientMessage, Event, Filter, RelayMessage};
 use std::collections::HashSet;
@@ -210,9 +210,10 @@ pub(crate) fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnSt
             let filters: Vec<Filter<'static>> =
                 filters.into_iter().map(Filter::into_owned).collect();
             let (shared, conn) = (shared.clone(), conn.clone());
+            let place = Place::take(&shared.queries);
             tokio::spawn(async move {
                 let _query = QueryGuard(conn.clone());
-                let Some(turn) = Turn::take(&shared.queries).await else {
+                let Some(turn) = place.turn().await else {
                     return;
                 };
                 let store = shared.store.clone();
@@ -468,9 +469,10 @@ fn spawn_query(
     viewer: Option<Vec<[u8; 32]>>,
     cancel: Arc<AtomicBool>,
 ) {
+    let place = Place::take(&shared.queries);
     tokio::spawn(async move {
         let _query = QueryGuard(conn.clone());
-        let Some(turn) = Turn::take(&shared.queries).await else {
+        let Some(turn) = place.turn().await else {
             return;
         };
         let store = shared.store.clone();
