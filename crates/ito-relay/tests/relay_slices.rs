@@ -132,9 +132,6 @@ async fn a_client_that_stops_reading_holds_up_nobody() {
     let mut c = Client::connect(relay.addr).await;
     // Answered while the stalled reader's query still waits (it would
     // wait 30 s before being dropped; `recv` gives up after 5).
-    assert_eq!(
-        c.req("one", &[json!({"ids": [first]})]).await,
-        [first.clone()]
-    );
+    assert_eq!(c.req("one", &[json!({"ids": [&first]})]).await, [first]);
     drop(stalled);
 }
