@@ -327,12 +327,12 @@ fn count(
 }
 
 /// Answers a message that did not parse with whatever names it best: `OK`
-/// for an `EVENT` whose id can be read (in any case), `CLOSED` for a
+/// for an `EVENT` or `AUTH` whose id can be read (in any case), `CLOSED` for a
 /// `REQ`/`COUNT` whose id can be read, else `NOTICE`.
 fn refuse(conn: &Conn, text: &[u8], message: &str) {
     if let Ok(serde_json::Value::Array(items)) = serde_json::from_slice::<serde_json::Value>(text) {
         match (items.first().and_then(|v| v.as_str()), items.get(1)) {
-            (Some("EVENT"), Some(serde_json::Value::Object(event))) => {
+            (Some("EVENT" | "AUTH"), Some(serde_json::Value::Object(event))) => {
                 let id = event
                     .get("id")
                     .and_then(|v| v.as_str())

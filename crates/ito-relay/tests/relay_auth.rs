@@ -141,6 +141,17 @@ async fn direct_messages_reach_only_their_author_and_recipients() {
         );
     }
     closed(&mut anon, "dm", "REQ", json!({"kinds": [4]})).await;
+    // An AUTH whose event does not parse is answered OK false, naming it.
+    let bad_id = "ab".repeat(32);
+    anon.send(&json!(["AUTH", {"id": bad_id, "kind": 22242}]).to_string())
+        .await;
+    let ok = anon.recv().await;
+    assert_eq!(
+        (ok[0].as_str(), ok[1].as_str(), ok[2].as_bool()),
+        (Some("OK"), Some(bad_id.as_str()), Some(false)),
+        "{ok}"
+    );
+    assert!(ok[3].as_str().unwrap().starts_with("invalid: "), "{ok}");
     // The host compares leniently: scheme, case, port and path aside.
     let lenient = format!("WSS://{}:443/some/path", relay.addr.ip());
     assert_eq!(
