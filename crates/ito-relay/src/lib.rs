@@ -20,6 +20,12 @@
 //! - [`Relay`]: sockets, limits ([`Limits`], one place, printed in NIP-11),
 //!   the group-commit writer, fan-out, shutdown; [`Policy`] hooks refuse
 //!   events, filters or connections beyond what the NIPs say.
+//! - [`Session`]: one connection's protocol without a socket (`session.rs`,
+//!   which the socket task also runs), for tests and the `relay_conn` fuzz
+//!   target.
+//! - Stored queries share [`Limits::query_workers`] workers in arrival
+//!   order and in 10 ms slices (`turn.rs`), so one expensive `REQ` or
+//!   `COUNT`, or a client that stops reading, holds up no other query.
 //! - [`serve_until_signal`], [`Importer`], [`export`]: what `ito relay
 //!   serve`, `import` and `export` call.
 //!
