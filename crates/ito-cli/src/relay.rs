@@ -10,7 +10,7 @@ const DEFAULT_DB: &str = "./ito-relay-db";
 
 #[derive(Subcommand)]
 pub(crate) enum RelayCommand {
-    /// Serve a Nostr relay (NIP-01, 09, 11, 40, 45) on an LMDB database until SIGINT/SIGTERM.
+    /// Serve a Nostr relay (NIP-01, 09, 11, 40, 42, 45) on an LMDB database until SIGINT/SIGTERM.
     Serve(ServeArgs),
     /// Verify and store events from JSON lines (files or stdin), in bounded memory.
     Import(ImportArgs),
@@ -32,9 +32,15 @@ pub(crate) struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:7777, or the config file's `listen`].
     #[arg(long, value_name = "ADDR")]
     listen: Option<std::net::SocketAddr>,
-    /// A JSON configuration file: `listen`, `name`, `description`, `purge_interval_secs`, `limits`.
+    /// A JSON configuration file: `listen`, `name`, `description`, `purge_interval_secs`, `auth`, `relay_url`, `limits`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Turn on NIP-42 AUTH: kinds 4 and 1059 are then served only to their authenticated author or recipients.
+    #[arg(long)]
+    auth: bool,
+    /// The URL clients reach the relay at, whose host AUTH events must name [default: the Host header].
+    #[arg(long, value_name = "URL")]
+    relay_url: Option<String>,
 }
 
 #[derive(Args)]
@@ -81,6 +87,10 @@ fn serve(args: &ServeArgs) -> Result<(), Failure> {
     };
     if let Some(listen) = args.listen {
         config.listen = listen;
+    }
+    config.auth |= args.auth;
+    if let Some(url) = &args.relay_url {
+        config.relay_url = Some(url.clone());
     }
     let db = &args.db.db;
     ito_relay::serve_until_signal(db, config, |addr| {

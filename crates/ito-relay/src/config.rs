@@ -43,6 +43,11 @@ pub struct Limits {
     /// `REQ`s and `COUNT`s of one connection waiting for or running their
     /// stored part at once; more gets `CLOSED` `rate-limited:`.
     pub max_queries_in_flight: usize,
+    /// Stored queries (`REQ`s' stored parts, `COUNT`s) running at once
+    /// over all connections (default: twice the cores); more wait their
+    /// turn in order, and a running one gives its worker to them every
+    /// 10 ms (time slices).
+    pub query_workers: usize,
 }
 
 impl Default for Limits {
@@ -59,6 +64,7 @@ impl Default for Limits {
             max_outbound_bytes: 4 << 20,
             max_events_in_flight: 256,
             max_queries_in_flight: 8,
+            query_workers: std::thread::available_parallelism().map_or(2, |n| n.get()) * 2,
         }
     }
 }
@@ -76,6 +82,16 @@ pub struct Config {
     pub description: String,
     /// How often expired events are purged (NIP-40).
     pub purge_interval: Duration,
+    /// NIP-42 `AUTH` (off by default): when on, each connection gets a
+    /// challenge, and kinds 4 and 1059 are served only to a connection
+    /// authenticated as their author or a `p`-tagged recipient (see the
+    /// crate docs). When off, `AUTH` is answered `OK false` `restricted:`
+    /// and every event is served to anyone.
+    pub auth: bool,
+    /// The URL clients reach the relay at (`wss://relay.example.com`),
+    /// whose host an `AUTH` event's `relay` tag must name; when `None`,
+    /// the host the client connected to (its `Host` header) is used.
+    pub relay_url: Option<String>,
 }
 
 impl Default for Config {
@@ -86,13 +102,16 @@ impl Default for Config {
             name: "ito relay".to_owned(),
             description: "A Nostr relay on ito".to_owned(),
             purge_interval: Duration::from_secs(60),
+            auth: false,
+            relay_url: None,
         }
     }
 }
 
 impl Config {
     /// Reads a JSON configuration: any of `listen`, `name`,
-    /// `description`, `purge_interval_secs` and a `limits` object with the
+    /// `description`, `purge_interval_secs`, `auth` (a boolean),
+    /// `relay_url` (a string) and a `limits` object with the
     /// fields of [`Limits`]; what is absent keeps its default. Unknown
     /// keys are errors, so a misspelt limit is not silently ignored.
     ///
@@ -100,6 +119,8 @@ impl Config {
     /// let config = ito_relay::Config::from_json(r#"{"listen":"0.0.0.0:8080","limits":{"max_limit":100}}"#)?;
     /// assert_eq!((config.listen.port(), config.limits.max_limit), (8080, 100));
     /// assert!(ito_relay::Config::from_json(r#"{"limits":{"max_limt":1}}"#).is_err());
+    /// let config = ito_relay::Config::from_json(r#"{"auth":true,"relay_url":"wss://relay.example.com"}"#)?;
+    /// assert!(config.auth && config.relay_url.is_some());
     /// # Ok::<(), String>(())
     /// ```
     pub fn from_json(text: &str) -> Result<Config, String> {
@@ -123,6 +144,14 @@ impl Config {
                         .as_str()
                         .ok_or("`description` is not a string")?
                         .to_owned()
+                }
+                "auth" => config.auth = v.as_bool().ok_or("`auth` is not a boolean")?,
+                "relay_url" => {
+                    let url = v.as_str().ok_or("`relay_url` is not a string")?;
+                    if crate::auth::url_host(url).is_none() {
+                        return Err(format!("`relay_url`: no host in `{url}`"));
+                    }
+                    config.relay_url = Some(url.to_owned());
                 }
                 "purge_interval_secs" => {
                     config.purge_interval = Duration::from_secs(uint(key, v)?.max(1))
@@ -150,6 +179,7 @@ impl Config {
                             "max_outbound_bytes" => l.max_outbound_bytes = size,
                             "max_events_in_flight" => l.max_events_in_flight = size,
                             "max_queries_in_flight" => l.max_queries_in_flight = size,
+                            "query_workers" => l.query_workers = size.max(1),
                             _ => return Err(format!("unknown limit `{key}`")),
                         }
                     }
@@ -160,21 +190,33 @@ impl Config {
         Ok(config)
     }
 
-    /// The NIP-11 relay information document.
+    /// The NIP-11 relay information document. NIP-42 is listed when
+    /// `auth` is on; `auth_required` stays `false` even then, since NIP-11
+    /// means by it that a connection must authenticate before doing
+    /// anything, and here only direct messages need it.
     ///
     /// ```
-    /// let doc = ito_relay::Config::default().nip11();
+    /// let mut config = ito_relay::Config::default();
+    /// let doc = config.nip11();
     /// assert!(doc.contains(r#""max_limit":500"#));
     /// assert!(doc.contains(r#""supported_nips":[1,9,11,40,45]"#));
+    /// config.auth = true;
+    /// assert!(config.nip11().contains(r#""supported_nips":[1,9,11,40,42,45]"#));
+    /// assert!(config.nip11().contains(r#""auth_required":false"#));
     /// ```
     pub fn nip11(&self) -> String {
         let l = &self.limits;
+        let nips: &[u32] = if self.auth {
+            &[1, 9, 11, 40, 42, 45]
+        } else {
+            &[1, 9, 11, 40, 45]
+        };
         json!({
             "name": self.name,
             "description": self.description,
             "software": "https://example.invalid/ito",
             "version": env!("CARGO_PKG_VERSION"),
-            "supported_nips": [1, 9, 11, 40, 45],
+            "supported_nips": nips,
             "limitation": {
                 "max_message_length": l.max_message_length,
                 "max_subscriptions": l.max_subscriptions,
@@ -187,6 +229,7 @@ impl Config {
                 "max_outbound_bytes": l.max_outbound_bytes,
                 "max_events_in_flight": l.max_events_in_flight,
                 "max_queries_in_flight": l.max_queries_in_flight,
+                "query_workers": l.query_workers,
                 "auth_required": false,
                 "payment_required": false,
                 "restricted_writes": false,

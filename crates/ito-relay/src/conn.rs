@@ -3,6 +3,7 @@
 //! bound. A reader that lets more than the bound pile up is disconnected.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use tokio::sync::{mpsc, Notify};
 
 /// An outbound frame.
@@ -30,6 +31,9 @@ pub(crate) struct Conn {
     pub(crate) answered: Notify,
     /// `REQ`s and `COUNT`s waiting for or running their stored part.
     pub(crate) queries: AtomicUsize,
+    /// The keys this connection authenticated as (NIP-42); read by the
+    /// fan-out to decide who sees a direct message.
+    authed: Mutex<Vec<[u8; 32]>>,
 }
 
 impl Conn {
@@ -47,6 +51,7 @@ impl Conn {
                 drained: Notify::new(),
                 answered: Notify::new(),
                 queries: AtomicUsize::new(0),
+                authed: Mutex::new(Vec::new()),
             },
             rx,
         )
@@ -103,6 +108,27 @@ impl Conn {
 
     pub(crate) fn is_killed(&self) -> bool {
         self.killed.load(Ordering::Relaxed)
+    }
+
+    /// The keys the connection authenticated as, so far.
+    pub(crate) fn authed(&self) -> Vec<[u8; 32]> {
+        self.authed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Runs `f` on the keys the connection authenticated as, without a copy.
+    pub(crate) fn with_authed<R>(&self, f: impl FnOnce(&[[u8; 32]]) -> R) -> R {
+        f(&self.authed.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Records that the connection authenticated as `pubkey`.
+    pub(crate) fn add_authed(&self, pubkey: [u8; 32]) {
+        let mut keys = self.authed.lock().unwrap_or_else(|e| e.into_inner());
+        if !keys.contains(&pubkey) {
+            keys.push(pubkey);
+        }
     }
 
     pub(crate) fn begin_event(&self) {

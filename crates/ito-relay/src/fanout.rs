@@ -16,7 +16,11 @@
 //! batch `u64::MAX`: never in a snapshot, always delivered. The event's
 //! JSON is shared; each delivery copies it between the subscription's
 //! precomputed `["EVENT","<id>",` and `]`, never re-serializing it.
+//! With NIP-42 on, a direct message (kind 4 or 1059) skips every
+//! subscription whose connection is not authenticated as its author or a
+//! `p`-tagged recipient, pending or live.
 
+use crate::auth;
 use crate::conn::Conn;
 use ito::nostr::{Event, Filter, FilterIndex};
 use std::collections::HashMap;
@@ -55,6 +59,9 @@ struct Inner {
 #[derive(Default)]
 pub(crate) struct Fanout {
     inner: Mutex<Inner>,
+    /// Whether kinds 4 and 1059 go only to their author and recipients
+    /// (NIP-42 on).
+    protect: bool,
 }
 
 /// `["EVENT","<sub>",`
@@ -75,6 +82,15 @@ pub(crate) fn frame(prefix: &[u8], json: &[u8]) -> Vec<u8> {
 }
 
 impl Fanout {
+    /// An empty fan-out; `protect`: deliver kinds 4 and 1059 only to
+    /// connections authenticated as their author or a recipient.
+    pub(crate) fn new(protect: bool) -> Fanout {
+        Fanout {
+            inner: Mutex::default(),
+            protect,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -167,6 +183,7 @@ impl Fanout {
         // A subscription's filters get consecutive numbers (inserted
         // together under this lock, never reused) and the hits come
         // ascending, so one subscription's hits are adjacent.
+        let protected = self.protect && auth::is_protected(event.kind);
         let mut last: Option<&Key> = None;
         for n in &inner.hits {
             let Some(key) = inner.owner.get(n) else {
@@ -179,6 +196,9 @@ impl Fanout {
             let Some(s) = inner.subs.get_mut(key) else {
                 continue;
             };
+            if protected && !s.conn.with_authed(|keys| auth::visible_to(event, keys)) {
+                continue;
+            }
             match &mut s.state {
                 State::Pending { kept, bytes } => {
                     *bytes += json.len();

@@ -20,6 +20,12 @@
 //! - [`Relay`]: sockets, limits ([`Limits`], one place, printed in NIP-11),
 //!   the group-commit writer, fan-out, shutdown; [`Policy`] hooks refuse
 //!   events, filters or connections beyond what the NIPs say.
+//! - [`Session`]: one connection's protocol without a socket (`session.rs`,
+//!   which the socket task also runs), for tests and the `relay_conn` fuzz
+//!   target.
+//! - Stored queries share [`Limits::query_workers`] workers in arrival
+//!   order and in 10 ms slices (`turn.rs`), so one expensive `REQ` or
+//!   `COUNT`, or a client that stops reading, holds up no other query.
 //! - [`serve_until_signal`], [`Importer`], [`export`]: what `ito relay
 //!   serve`, `import` and `export` call.
 //!
@@ -42,6 +48,13 @@
 //! - NIP-40: refused when expired on arrival, never served, purged by the
 //!   writer every `purge_interval`.
 //! - `COUNT` (NIP-45) is answered exactly.
+//! - NIP-42 `AUTH` when [`Config::auth`] is on (off by default): a
+//!   challenge on connect; kinds 4 and 1059 served, stored and live, only
+//!   to a connection authenticated as their author or a `p`-tagged
+//!   recipient; a `REQ`/`COUNT` whose filters could return one (no
+//!   `kinds`, or 4 or 1059 among them) from a connection not
+//!   authenticated gets `CLOSED` `auth-required:`. The checks and the
+//!   relay-URL rule are in `auth.rs`.
 //! - An empty or 65-character subscription id gets `CLOSED`; a message
 //!   that cannot be processed gets `OK false`, `CLOSED` or a `NOTICE`,
 //!   whichever names it, never silence.
@@ -78,10 +91,7 @@
 //!
 //! # Not yet
 //!
-//! NIP-42 `AUTH` (answered `OK false` `restricted:`, and its policy hook),
-//! time slices for `COUNT` (a `REQ` gives its worker to waiting queries
-//! every 10 ms; a `COUNT` runs to the end), and the comparison benchmark
-//! against other relays are still to come.
+//! The comparison benchmark against other relays is still to come.
 //!
 //! # A store for more than one machine
 //!
@@ -102,19 +112,23 @@
 //! so they carry over unchanged. Several relay processes can then share
 //! the database, each feeding its own fan-out from the database's change
 //! feed (FoundationDB watches, PostgreSQL `LISTEN`/`NOTIFY`).
+mod auth;
 mod config;
 mod conn;
 mod fanout;
 pub mod nip;
 mod policy;
 mod server;
+mod session;
 mod store;
 mod tools;
+mod turn;
 mod writer;
 
 pub use config::{Config, Limits};
 pub use policy::{AcceptAll, Policy};
 pub use server::Relay;
+pub use session::Session;
 pub use store::{
     Batch, EventStore, LmdbStore, MemoryStore, Outcome, QuerySink, StoreError, DEFAULT_MAP_SIZE,
     TICK_EVERY,

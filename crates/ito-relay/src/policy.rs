@@ -41,6 +41,16 @@ pub trait Policy: Send + Sync + 'static {
         None
     }
 
+    /// Called when a connection proves (NIP-42 `AUTH`) that it holds the
+    /// key `pubkey`, after the event's checks passed; `Some(message)`
+    /// refuses it with `OK false` and `message` (start it with
+    /// `restricted:`), and the connection stays unauthenticated as that
+    /// key.
+    fn on_auth(&self, pubkey: &[u8; 32]) -> Option<String> {
+        let _ = pubkey;
+        None
+    }
+
     /// Called when a client asks for a websocket; `false` refuses it with
     /// HTTP 403.
     fn accept_connection(&self, peer: SocketAddr) -> bool {

@@ -8,13 +8,7 @@
 //!     Accept: application/nostr+json -> the NIP-11 document
 //!     otherwise                     -> a short text page
 //! message loop (one task reads, one writes the connection's queue):
-//!     EVENT -> limits -> rayon: parse, verify id + signature -> writer
-//!     REQ   -> register (pending) -> blocking pool: stream the stored
-//!              answer into the queue (yielding the worker every 10 ms
-//!              to waiting queries) -> EOSE, then live
-//!     COUNT -> blocking pool: count -> COUNT
-//!     CLOSE -> unregister
-//!     other -> OK false / CLOSED / NOTICE, whichever names the message
+//!     each text frame -> session::on_text (the protocol, no socket)
 //! ```
 //!
 //! WebSocket framing is tokio-tungstenite's: widely used, small, and it
@@ -23,24 +17,24 @@
 //! without an HTTP server crate. A faster framing crate can replace it
 //! behind the same queue once a measurement says it pays.
 
+use crate::auth;
 use crate::config::Config;
 use crate::conn::{Conn, Out};
-use crate::fanout::{self, Fanout};
+use crate::fanout::Fanout;
 use crate::policy::{AcceptAll, Policy};
-use crate::store::{EventStore, QuerySink};
-use crate::writer::{self, ok_frame, Job};
+use crate::session::{self, ConnState, Session};
+use crate::store::EventStore;
+use crate::writer::{self, Job};
 use futures_util::{SinkExt, StreamExt};
-use ito::nostr::{ClientMessage, Event, Filter, RelayMessage};
-use std::collections::HashSet;
 use std::future::Future;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -55,16 +49,18 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the last frames and the close frame may take to be written.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-struct Shared {
-    store: Arc<dyn EventStore>,
-    config: Config,
-    fanout: Arc<Fanout>,
-    writer: Mutex<Option<std_mpsc::Sender<Job>>>,
-    next_conn: AtomicU64,
-    connections: AtomicUsize,
-    queries: Arc<Semaphore>,
-    nip11: String,
-    policy: Arc<dyn Policy>,
+pub(crate) struct Shared {
+    pub(crate) store: Arc<dyn EventStore>,
+    pub(crate) config: Config,
+    pub(crate) fanout: Arc<Fanout>,
+    pub(crate) writer: Mutex<Option<std_mpsc::Sender<Job>>>,
+    pub(crate) next_conn: AtomicU64,
+    pub(crate) connections: AtomicUsize,
+    pub(crate) queries: Arc<Semaphore>,
+    pub(crate) nip11: String,
+    pub(crate) policy: Arc<dyn Policy>,
+    /// The host of `config.relay_url`, which `AUTH` events must name.
+    pub(crate) relay_host: Option<String>,
 }
 
 /// A relay: a store, a configuration, and the machinery between them.
@@ -108,7 +104,7 @@ impl Relay {
         config: Config,
         policy: Arc<dyn Policy>,
     ) -> Relay {
-        let fanout = Arc::new(Fanout::default());
+        let fanout = Arc::new(Fanout::new(config.auth));
         let (tx, rx) = std_mpsc::channel();
         let writer = {
             let (store, fanout, every) = (store.clone(), fanout.clone(), config.purge_interval);
@@ -117,10 +113,11 @@ impl Relay {
                 .spawn(move || writer::run(store, fanout, rx, every))
                 .expect("spawn the writer thread")
         };
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+        let workers = config.limits.query_workers.max(1);
         Relay {
             shared: Arc::new(Shared {
                 nip11: config.nip11(),
+                relay_host: config.relay_url.as_deref().and_then(auth::url_host),
                 store,
                 config,
                 fanout,
@@ -219,7 +216,7 @@ async fn handle(
                 .max_frame_size(Some(limit * 2));
             let ws = WebSocketStream::from_partially_read(tcp, rest, Role::Server, Some(ws_config))
                 .await;
-            connection(&shared, ws, stop).await;
+            connection(&shared, ws, head.host, stop).await;
         }
         shared.connections.fetch_sub(1, Ordering::AcqRel);
     } else if head.options {
@@ -270,6 +267,7 @@ struct Head {
     websocket_key: Option<String>,
     nostr_json: bool,
     options: bool,
+    host: Option<String>,
 }
 
 impl Head {
@@ -289,6 +287,7 @@ impl Head {
                 "upgrade" => out.upgrade = value.to_ascii_lowercase().contains("websocket"),
                 "sec-websocket-key" => out.websocket_key = Some(value.to_owned()),
                 "accept" => out.nostr_json = value.contains("application/nostr+json"),
+                "host" => out.host = auth::url_host(value),
                 _ => {}
             }
         }
@@ -301,6 +300,7 @@ impl Head {
 async fn connection(
     shared: &Arc<Shared>,
     ws: WebSocketStream<TcpStream>,
+    host: Option<String>,
     mut stop: watch::Receiver<bool>,
 ) {
     let id = shared.next_conn.fetch_add(1, Ordering::Relaxed);
@@ -336,11 +336,7 @@ async fn connection(
         let _ = sink.close().await;
     });
 
-    let mut state = ConnState {
-        subs: HashSet::new(),
-        bucket: f64::from(shared.config.limits.events_per_second),
-        last_refill: Instant::now(),
-    };
+    let mut state = ConnState::open(shared, &conn, host);
     let max_in_flight = shared.config.limits.max_events_in_flight.max(1);
     let stopping = loop {
         // Backpressure: read no more while too many EVENTs are unanswered.
@@ -355,8 +351,8 @@ async fn connection(
             frame = stream.next() => {
                 let Some(Ok(message)) = frame else { break false };
                 match message {
-                    Message::Text(text) => on_text(shared, &conn, &mut state, text.as_bytes()),
-                    Message::Binary(_) => notice(&conn, "invalid: binary messages are not supported"),
+                    Message::Text(text) => session::on_text(shared, &conn, &mut state, text.as_bytes()),
+                    Message::Binary(_) => session::notice(&conn, "invalid: binary messages are not supported"),
                     Message::Close(_) => break false,
                     _ => {}
                 }
@@ -365,7 +361,7 @@ async fn connection(
             _ = stop.changed() => break true,
         }
     };
-    shared.fanout.remove_conn(id, state.subs.drain());
+    state.close_all(shared, &conn);
     if stopping {
         // Answer what is in flight (each answer comes after its commit),
         // then say goodbye.
@@ -397,366 +393,15 @@ async fn connection(
     }
 }
 
-struct ConnState {
-    subs: HashSet<String>,
-    bucket: f64,
-    last_refill: Instant,
-}
-
-impl ConnState {
-    /// Takes one event from the per-second bucket.
-    fn take_token(&mut self, rate: u32) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last_refill).as_secs_f64() * f64::from(rate);
-        self.last_refill = now;
-        self.bucket = (self.bucket + refill).min(f64::from(rate));
-        if self.bucket >= 1.0 {
-            self.bucket -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-fn notice(conn: &Conn, message: &str) {
-    let mut out = Vec::new();
-    RelayMessage::Notice { message }.write(&mut out);
-    conn.send(out);
-}
-
-fn closed(conn: &Conn, sub: &str, message: &str) {
-    let mut out = Vec::new();
-    RelayMessage::Closed {
-        subscription_id: sub,
-        message,
-    }
-    .write(&mut out);
-    conn.send(out);
-}
-
-fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnState, text: &[u8]) {
-    let limits = &shared.config.limits;
-    if text.len() > limits.max_message_length {
-        // Still say which message it was when that can be read.
-        refuse(conn, text, "invalid: message too large");
-        return;
-    }
-    let message = match ClientMessage::parse(text) {
-        Ok(m) => m,
-        Err(e) => {
-            refuse(conn, text, &format!("invalid: {e}"));
-            return;
-        }
-    };
-    match message {
-        ClientMessage::Event { event, raw } => {
-            if !state.take_token(limits.events_per_second) {
-                conn.send(ok_frame(&event.id, false, "rate-limited: slow down"));
-                return;
-            }
-            if event.tags.len() > limits.max_event_tags {
-                conn.send(ok_frame(&event.id, false, "invalid: too many tags"));
-                return;
-            }
-            let Some(tx) = shared
-                .writer
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone()
-            else {
-                conn.send(ok_frame(
-                    &event.id,
-                    false,
-                    "error: the relay is shutting down",
-                ));
-                return;
-            };
-            let raw = raw.as_str().as_bytes().to_vec();
-            let (conn, policy) = (conn.clone(), shared.policy.clone());
-            conn.begin_event();
-            rayon::spawn(move || verify_and_queue(raw, conn, tx, &*policy));
-        }
-        ClientMessage::Req {
-            subscription_id,
-            filters,
-        } => {
-            let sub = subscription_id.as_ref();
-            let refusal = if filters.len() > limits.max_filters {
-                Some("invalid: too many filters".to_owned())
-            } else if !state.subs.contains(sub) && state.subs.len() >= limits.max_subscriptions {
-                Some("blocked: too many open subscriptions".to_owned())
-            } else if let Some(message) = shared.policy.reject_filters(&filters) {
-                Some(message)
-            } else if !begin_query(conn, limits.max_queries_in_flight) {
-                Some("rate-limited: too many queries in flight".to_owned())
-            } else {
-                None
-            };
-            if let Some(message) = refusal {
-                // A refused REQ that names an open subscription ends it:
-                // CLOSED means closed.
-                if state.subs.remove(sub) {
-                    shared.fanout.unsubscribe(conn.id, sub);
-                }
-                closed(conn, sub, &message);
-                return;
-            }
-            state.subs.insert(sub.to_owned());
-            let filters: Vec<Filter<'static>> =
-                filters.into_iter().map(Filter::into_owned).collect();
-            let cancel = shared.fanout.subscribe(conn, sub, filters.clone());
-            spawn_query(
-                shared.clone(),
-                conn.clone(),
-                sub.to_owned(),
-                filters,
-                cancel,
-            );
-        }
-        ClientMessage::Count {
-            subscription_id,
-            filters,
-        } => {
-            let sub = subscription_id.into_owned();
-            if filters.len() > limits.max_filters {
-                closed(conn, &sub, "invalid: too many filters");
-                return;
-            }
-            if let Some(message) = shared.policy.reject_filters(&filters) {
-                closed(conn, &sub, &message);
-                return;
-            }
-            if !begin_query(conn, limits.max_queries_in_flight) {
-                closed(conn, &sub, "rate-limited: too many queries in flight");
-                return;
-            }
-            let filters: Vec<Filter<'static>> =
-                filters.into_iter().map(Filter::into_owned).collect();
-            let (shared, conn) = (shared.clone(), conn.clone());
-            tokio::spawn(async move {
-                let _query = QueryGuard(conn.clone());
-                let Ok(_permit) = shared.queries.acquire().await else {
-                    return;
-                };
-                let store = shared.store.clone();
-                let counted =
-                    tokio::task::spawn_blocking(move || store.count(&filters, writer::now())).await;
-                let mut out = Vec::new();
-                match counted {
-                    Ok(Ok(count)) => {
-                        RelayMessage::Count {
-                            subscription_id: &sub,
-                            count,
-                            approximate: false,
-                        }
-                        .write(&mut out);
-                        conn.send(out);
-                    }
-                    _ => closed(&conn, &sub, "error: the count failed"),
-                }
-            });
-        }
-        ClientMessage::Close { subscription_id } => {
-            state.subs.remove(subscription_id.as_ref());
-            shared.fanout.unsubscribe(conn.id, &subscription_id);
-        }
-        ClientMessage::Auth { event, .. } => {
-            conn.send(ok_frame(
-                &event.id,
-                false,
-                "restricted: AUTH is not enabled on this relay",
-            ));
-        }
-        _ => notice(conn, "invalid: unsupported message"),
-    }
-}
-
-/// Answers a message that did not parse with whatever names it best: `OK`
-/// for an `EVENT` whose id can be read (in any case), `CLOSED` for a
-/// `REQ`/`COUNT` whose id can be read, else `NOTICE`.
-fn refuse(conn: &Conn, text: &[u8], message: &str) {
-    if let Ok(serde_json::Value::Array(items)) = serde_json::from_slice::<serde_json::Value>(text) {
-        match (items.first().and_then(|v| v.as_str()), items.get(1)) {
-            (Some("EVENT"), Some(serde_json::Value::Object(event))) => {
-                let id = event
-                    .get("id")
-                    .and_then(|v| v.as_str())
-                    .and_then(|s| ito::hex::decode_array::<32>(s.as_bytes()).ok());
-                if let Some(id) = id {
-                    conn.send(ok_frame(&id, false, message));
-                    return;
-                }
-            }
-            (Some("REQ" | "COUNT"), Some(serde_json::Value::String(sub))) => {
-                closed(conn, sub, message);
-                return;
-            }
-            _ => {}
-        }
-    }
-    notice(conn, message);
-}
-
-fn verify_and_queue(raw: Vec<u8>, conn: Arc<Conn>, tx: std_mpsc::Sender<Job>, policy: &dyn Policy) {
-    let event = match Event::parse(&raw) {
-        Ok(e) => e,
-        Err(_) => {
-            conn.end_event();
-            return;
-        }
-    };
-    if !ito::nostr::verify_id(&event) {
-        conn.send(ok_frame(
-            &event.id,
-            false,
-            "invalid: event id does not match",
-        ));
-        conn.end_event();
-        return;
-    }
-    if !ito::nostr::verify_signature(&event) {
-        conn.send(ok_frame(&event.id, false, "invalid: bad signature"));
-        conn.end_event();
-        return;
-    }
-    if let Some(message) = policy.reject_event(&event) {
-        conn.send(ok_frame(&event.id, false, &message));
-        conn.end_event();
-        return;
-    }
-    let mut json = Vec::with_capacity(raw.len());
-    event.to_json(&mut json);
-    let id = event.id;
-    if let Err(std_mpsc::SendError(job)) = tx.send(Job {
-        json,
-        id,
-        conn: Some(conn),
-    }) {
-        if let Some(conn) = job.conn {
-            conn.send(ok_frame(&id, false, "error: the relay is shutting down"));
-            conn.end_event();
-        }
-    }
-}
-
-/// Counts a query against the connection's bound; false when it is full.
-fn begin_query(conn: &Conn, max: usize) -> bool {
-    conn.queries
-        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-            (n < max).then_some(n + 1)
-        })
-        .is_ok()
-}
-
-/// Ends a query's count when dropped (also when its task is cancelled).
-struct QueryGuard(Arc<Conn>);
-
-impl Drop for QueryGuard {
-    fn drop(&mut self) {
-        self.0.queries.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// How long a query runs before it lets waiting queries have its worker.
-const SLICE: Duration = Duration::from_millis(10);
-
-/// Where a `REQ`'s stored events go: framed into the connection's queue,
-/// waiting for a slow reader (up to 30 s, then the reader is dropped),
-/// and giving up its worker every [`SLICE`] when other queries wait.
-struct ReqSink {
-    prefix: Vec<u8>,
-    conn: Arc<Conn>,
-    cancel: Arc<AtomicBool>,
-    workers: Arc<Semaphore>,
-    permit: Option<OwnedSemaphorePermit>,
-    slice: Instant,
-    runtime: tokio::runtime::Handle,
-}
-
-impl QuerySink for ReqSink {
-    fn event(&mut self, json: &[u8]) -> bool {
-        let mut waited = 0;
-        while self.conn.queued() > self.conn.soft_bound() {
-            if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
-                return false;
-            }
-            if waited > 30_000 {
-                self.conn.kill();
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-            waited += 1;
-        }
-        !self.cancel.load(Ordering::Relaxed) && self.conn.send(fanout::frame(&self.prefix, json))
-    }
-
-    fn tick(&mut self) -> bool {
-        if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
-            return false;
-        }
-        if self.slice.elapsed() >= SLICE && self.workers.available_permits() == 0 {
-            // The semaphore is fair: queries already waiting run first.
-            self.permit = None;
-            match self.runtime.block_on(self.workers.clone().acquire_owned()) {
-                Ok(p) => self.permit = Some(p),
-                Err(_) => return false,
-            }
-            self.slice = Instant::now();
-        }
-        true
-    }
-}
-
-fn spawn_query(
-    shared: Arc<Shared>,
-    conn: Arc<Conn>,
-    sub: String,
-    filters: Vec<Filter<'static>>,
-    cancel: Arc<AtomicBool>,
-) {
-    tokio::spawn(async move {
-        let _query = QueryGuard(conn.clone());
-        let Ok(permit) = shared.queries.clone().acquire_owned().await else {
-            return;
-        };
-        let store = shared.store.clone();
-        let fanout = shared.fanout.clone();
-        let max_limit = shared.config.limits.max_limit;
-        let mut sink = ReqSink {
-            prefix: fanout::event_prefix(&sub),
-            conn: conn.clone(),
-            cancel: cancel.clone(),
-            workers: shared.queries.clone(),
-            permit: Some(permit),
-            slice: Instant::now(),
-            runtime: tokio::runtime::Handle::current(),
-        };
-        let _ = tokio::task::spawn_blocking(move || {
-            sink.slice = Instant::now();
-            match store.query_sink(&filters, max_limit, writer::now(), &mut sink) {
-                Ok(snapshot) => {
-                    let mut eose = Vec::new();
-                    RelayMessage::Eose {
-                        subscription_id: &sub,
-                    }
-                    .write(&mut eose);
-                    fanout.go_live(conn.id, &sub, &cancel, snapshot, eose);
-                }
-                Err(_) => {
-                    fanout.unsubscribe(conn.id, &sub);
-                    closed(&conn, &sub, "error: the query failed");
-                }
-            }
-            drop(sink.permit.take());
-        })
-        .await;
-    });
-}
-
 /// The number of live filters over all connections (for tests and
 /// monitoring).
 impl Relay {
+    /// A connection without a socket (see [`Session`]); `host` stands for
+    /// the `Host` header a websocket client would send.
+    pub fn session(&self, host: Option<&str>) -> Session {
+        Session::new(self.shared.clone(), host.and_then(auth::url_host))
+    }
+
     /// Open filters over all connections.
     pub fn open_filters(&self) -> usize {
         self.shared.fanout.filters()

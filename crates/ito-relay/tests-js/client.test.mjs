@@ -108,3 +108,40 @@ test('a relay restarted on the same database serves what it acknowledged', async
     await server.stop()
   }
 })
+
+test('NIP-42 with nostr-tools: auth-required, auth(), direct messages to their parties only', async () => {
+  const server = await startRelay(freshDb(), ['--auth'])
+  const [alice, bob, carol] = keys
+  const dm = pure.finalizeEvent(
+    { kind: 4, created_at: Math.floor(Date.now() / 1000), tags: [['p', pure.getPublicKey(bob)]], content: 'hi' },
+    alice,
+  )
+  const connect = async () => {
+    const relay = await Relay.connect(server.url)
+    for (let i = 0; i < 100 && !relay.challenge; i++) await sleep(10) // the challenge comes on connect
+    assert.match(relay.challenge, /^[0-9a-f]{32}$/)
+    return relay
+  }
+  try {
+    const anon = await connect()
+    await anon.publish(dm) // publishing needs no AUTH
+    const reason = await new Promise((resolve) => {
+      anon.subscribe([{ kinds: [4] }], { onclose: resolve })
+    })
+    assert.match(reason, /^auth-required: /)
+    anon.close()
+
+    const seen = async (key) => {
+      const relay = await connect()
+      await relay.auth((template) => pure.finalizeEvent(template, key)) // resolves on OK true
+      const got = await query(relay, [{ kinds: [4] }])
+      relay.close()
+      return got.map((e) => e.id)
+    }
+    assert.deepEqual(await seen(bob), [dm.id])
+    assert.deepEqual(await seen(alice), [dm.id])
+    assert.deepEqual(await seen(carol), [])
+  } finally {
+    await server.stop()
+  }
+})

@@ -17,7 +17,7 @@ mod query;
 pub use lmdb::{LmdbStore, DEFAULT_MAP_SIZE};
 pub use memory::MemoryStore;
 
-use ito::nostr::Filter;
+use ito::nostr::{Event, Filter};
 use std::fmt;
 
 /// What became of one event given to [`EventStore::write_batch`].
@@ -115,6 +115,15 @@ pub trait QuerySink {
     /// query. A relay uses it to give its worker to other queries now and
     /// then (time slices).
     fn tick(&mut self) -> bool {
+        true
+    }
+
+    /// Whether the reader may see `event`, one that matches the filters;
+    /// `false` skips it before it counts against any `limit` (a relay
+    /// hides direct messages from other parties this way, so an answer
+    /// still holds `min(limit, visible matches)` events).
+    fn admits(&mut self, event: &Event<'_>) -> bool {
+        let _ = event;
         true
     }
 }

@@ -262,7 +262,10 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
                 continue;
             };
             let event = Event::parse(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            if !self.filter.matches(&event) || nip::is_expired(&event, now) {
+            if !self.filter.matches(&event)
+                || nip::is_expired(&event, now)
+                || !ticks.sink.admits(&event)
+            {
                 continue;
             }
             self.remaining -= 1;
