@@ -21,12 +21,15 @@
 //! relay `wss://Relay.example/`, `ws://relay.example:443` and so on.
 //!
 //! A `REQ` or `COUNT` from a connection not yet authenticated is refused
-//! with `CLOSED` `auth-required:` when one of its filters could return a
-//! protected event: its `kinds` is absent or names 4 or 1059 (the strict
-//! reading: `{"authors": [...]}` could return a direct message). From an
-//! authenticated connection the same filters run, and the store skips the
-//! protected events it may not see before counting them against `limit`,
-//! so an answer still holds exactly `min(limit, visible matches)` events.
+//! with `CLOSED` `auth-required:` when one of its filters asks for a
+//! protected kind by name (`kinds` holds 4 or 1059): the client learns
+//! that authenticating would change the answer. Every other filter that
+//! could match a protected event (no `kinds`: `{"authors": [...]}`, `ids`,
+//! tags) runs for every connection, and the store skips the protected
+//! events the reader may not see before counting them against `limit`, so
+//! an answer holds exactly `min(limit, visible matches)` events. Turning
+//! NIP-42 on thus hides direct messages without refusing the queries a
+//! client makes for everything else (a profile, a thread).
 
 use ito::nostr::{Event, Filter};
 
@@ -48,7 +51,16 @@ pub(crate) fn may_return_protected(filter: &Filter<'_>) -> bool {
     filter
         .kinds
         .as_ref()
-        .is_none_or(|kinds| kinds.contains(&4) || kinds.contains(&1059))
+        .is_none_or(|kinds| kinds.iter().any(|&k| is_protected(k)))
+}
+
+/// Whether `filter` asks for a protected kind by name (what gets
+/// `auth-required:` before authentication).
+pub(crate) fn asks_for_protected(filter: &Filter<'_>) -> bool {
+    filter
+        .kinds
+        .as_ref()
+        .is_some_and(|kinds| kinds.iter().any(|&k| is_protected(k)))
 }
 
 /// Whether a connection authenticated as `keys` may see `event`.
@@ -249,6 +261,9 @@ mod tests {
         let wrap = signed(1059, 1, &[]);
         assert!(!visible_to(&Event::parse(&wrap).unwrap(), &[other]));
 
+        let asks = |json: &str| asks_for_protected(&Filter::parse(json.as_bytes()).unwrap());
+        assert!(asks(r#"{"kinds":[1,4]}"#) && asks(r#"{"kinds":[1059]}"#));
+        assert!(!asks(r#"{}"#) && !asks(r#"{"kinds":[1,7]}"#) && !asks(r##"{"#t":["x"]}"##));
         let may = |json: &str| may_return_protected(&Filter::parse(json.as_bytes()).unwrap());
         assert!(may("{}") && may(r#"{"authors":[]}"#));
         assert!(may(r#"{"kinds":[1,4]}"#) && may(r#"{"kinds":[1059]}"#));

@@ -51,10 +51,11 @@
 //! - NIP-42 `AUTH` when [`Config::auth`] is on (off by default): a
 //!   challenge on connect; kinds 4 and 1059 served, stored and live, only
 //!   to a connection authenticated as their author or a `p`-tagged
-//!   recipient; a `REQ`/`COUNT` whose filters could return one (no
-//!   `kinds`, or 4 or 1059 among them) from a connection not
-//!   authenticated gets `CLOSED` `auth-required:`. The checks and the
-//!   relay-URL rule are in `auth.rs`.
+//!   recipient; a `REQ`/`COUNT` that asks for them by kind (4 or 1059
+//!   in `kinds`) from a connection not authenticated gets `CLOSED`
+//!   `auth-required:`, and every other query is answered without the
+//!   events its reader may not see. The checks and the relay-URL rule
+//!   are in `auth.rs`.
 //! - An empty or 65-character subscription id gets `CLOSED`; a message
 //!   that cannot be processed gets `OK false`, `CLOSED` or a `NOTICE`,
 //!   whichever names it, never silence.

@@ -270,11 +270,11 @@ pub(crate) fn on_text(shared: &Arc<Shared>, conn: &Arc<Conn>, state: &mut ConnSt
     }
 }
 
-/// With NIP-42 on, the `CLOSED` message for filters that could return a
-/// direct message to a connection that has not authenticated.
+/// With NIP-42 on, the `CLOSED` message for filters that ask for direct
+/// messages by kind, from a connection that has not authenticated.
 fn needs_auth(shared: &Shared, conn: &Conn, filters: &[Filter<'_>]) -> Option<&'static str> {
     (shared.config.auth
-        && filters.iter().any(auth::may_return_protected)
+        && filters.iter().any(auth::asks_for_protected)
         && conn.with_authed(|keys| keys.is_empty()))
     .then_some("auth-required: kinds 4 and 1059 are served only to their author and recipients")
 }

@@ -1,8 +1,8 @@
 //! NIP-42 through a real websocket: the challenge on connect, each check
-//! of an `AUTH` event, `auth-required:` for filters that could return a
-//! direct message, and kinds 4 and 1059 reaching only their author and
-//! recipients, stored (with `limit` counting visible events only), live
-//! and counted; the `on_auth` policy hook; AUTH off by default.
+//! of an `AUTH` event, `auth-required:` for filters that ask for a
+//! direct message by kind (other filters served without them), and kinds
+//! 4 and 1059 reaching only their author and recipients, stored (with
+//! `limit` counting visible events only), live and counted; the `on_auth` policy hook; AUTH off by default.
 
 mod common;
 
@@ -99,20 +99,22 @@ async fn direct_messages_reach_only_their_author_and_recipients() {
     for e in [&dm, &wrap, &note] {
         assert_eq!(anon.publish(e).await, (true, String::new()));
     }
-    for filter in [
-        json!({"kinds": [4]}),
-        json!({}),
-        json!({"kinds": [1, 1059]}),
-        json!({"ids": [id(&dm)]}),
-    ] {
+    // Asking for a protected kind by name: auth-required.
+    for filter in [json!({"kinds": [4]}), json!({"kinds": [1, 1059]})] {
         closed(&mut anon, "dm", "REQ", filter.clone()).await;
         closed(&mut anon, "n", "COUNT", filter).await;
     }
-    assert_eq!(
-        anon.req("notes", &[json!({"kinds": [1]})]).await,
-        [id(&note)]
-    );
-    anon.send(r#"["CLOSE","notes"]"#).await;
+    // Any other filter is served, without the direct messages.
+    for (sub, filter, want) in [
+        ("notes", json!({"kinds": [1]}), vec![id(&note)]),
+        ("all", json!({}), vec![id(&note)]),
+        ("by-id", json!({"ids": [id(&dm), id(&wrap)]}), vec![]),
+        ("to-bob", json!({"#p": [bob.public_key_hex()]}), vec![]),
+    ] {
+        assert_eq!(anon.req(sub, &[filter.clone()]).await, want, "{filter}");
+        anon.send(&json!(["CLOSE", sub]).to_string()).await;
+        assert_eq!(count(&mut anon, sub, filter).await, want.len() as u64);
+    }
 
     // Each check of the AUTH event, then one that passes.
     let now = now();
