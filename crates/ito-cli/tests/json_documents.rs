@@ -355,7 +355,10 @@ fn fmt_sort_keys_orders_members_and_keeps_spellings() {
     );
     let lines = "{\"b\":1,\"a\":2}\n\n[{\"d\":0,\"c\":0}]\n";
     let out = ito(&["json", "fmt", "--sort-keys", "--lines"], lines.as_bytes());
-    assert_eq!(text(&out.stdout), "{\"a\":2,\"b\":1}\n[{\"c\":0,\"d\":0}]\n");
+    assert_eq!(
+        text(&out.stdout),
+        "{\"a\":2,\"b\":1}\n[{\"c\":0,\"d\":0}]\n"
+    );
     // Invalid input is reported as without the flag.
     let out = ito(&["json", "fmt", "--sort-keys"], b"{\"b\":1,}");
     assert!(!out.status.success());
