@@ -49,10 +49,13 @@ impl<'o> Strings<'_, 'o> for Own {
     }
 }
 
-/// The scratch stacks of one parse.
+/// The scratch stacks of one parse: the values of the open containers
+/// (array elements, object member values) and the keys of the open
+/// objects. Values are written straight onto the stack, never returned
+/// and copied (a 32-byte return read back in halves stalled the pipeline).
 struct Parser<'o> {
     values: Vec<Value<'o>>,
-    members: Vec<(Text<'o>, Value<'o>)>,
+    keys: Vec<Text<'o>>,
     seen: Vec<u32>,
 }
 
@@ -60,20 +63,29 @@ impl<'o> Parser<'o> {
     fn new() -> Self {
         Parser {
             values: Vec::new(),
-            members: Vec::new(),
+            keys: Vec::new(),
             seen: Vec::new(),
         }
     }
 
-    fn value<'de, S: Strings<'de, 'o>>(
+    /// The whole value, off the stack.
+    fn parse<'de, S: Strings<'de, 'o>>(
         &mut self,
         de: &mut Deserializer<'de>,
     ) -> Result<Value<'o>, Error> {
+        self.push::<S>(de)?;
+        Ok(self.values.pop().expect("pushed"))
+    }
+
+    /// Parses the next value onto the stack.
+    fn push<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
         let peek = match de.parse_whitespace() {
             Some(b) => b,
             None => return Err(de.peek_error(Code::EofWhileParsingValue)),
         };
-        Ok(match peek {
+        // Room first, so that a scalar is built in place below.
+        self.values.reserve(1);
+        let v = match peek {
             b'"' => {
                 de.eat_char();
                 Value::String(string::<S>(de)?)
@@ -83,8 +95,8 @@ impl<'o> Parser<'o> {
                 de.eat_char();
                 number(de.parse_integer(false)?)
             }
-            b'{' => self.object::<S>(de)?,
-            b'[' => self.array::<S>(de)?,
+            b'{' => return self.object::<S>(de),
+            b'[' => return self.array::<S>(de),
             b'n' => {
                 de.eat_char();
                 de.parse_ident(b"ull")?;
@@ -101,14 +113,19 @@ impl<'o> Parser<'o> {
                 Value::Bool(false)
             }
             _ => return Err(de.peek_error(Code::ExpectedSomeValue)),
-        })
+        };
+        let len = self.values.len();
+        // SAFETY: room for one more was reserved above, and the scalar arms
+        // that reach here push nothing in between.
+        unsafe {
+            self.values.as_mut_ptr().add(len).write(v);
+            self.values.set_len(len + 1);
+        }
+        Ok(())
     }
 
     /// The cursor is at `[`.
-    fn array<'de, S: Strings<'de, 'o>>(
-        &mut self,
-        de: &mut Deserializer<'de>,
-    ) -> Result<Value<'o>, Error> {
+    fn array<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
         enter(de)?;
         de.eat_char();
         let mark = self.values.len();
@@ -134,22 +151,23 @@ impl<'o> Parser<'o> {
                 }
             }
             first = false;
-            let v = self.value::<S>(de)?;
-            self.values.push(v);
+            self.push::<S>(de)?;
         }
         de.remaining_depth += 1;
         // An exact-size Vec (drain is a TrustedLen iterator).
-        Ok(Value::Array(self.values.drain(mark..).collect()))
+        let items = self.values.drain(mark..).collect();
+        self.values.push(Value::Array(items));
+        Ok(())
     }
 
     /// The cursor is at `{`.
     fn object<'de, S: Strings<'de, 'o>>(
         &mut self,
         de: &mut Deserializer<'de>,
-    ) -> Result<Value<'o>, Error> {
+    ) -> Result<(), Error> {
         enter(de)?;
         de.eat_char();
-        let mark = self.members.len();
+        let (kmark, vmark) = (self.keys.len(), self.values.len());
         match de.parse_whitespace() {
             Some(b'"') => loop {
                 de.eat_char();
@@ -157,9 +175,9 @@ impl<'o> Parser<'o> {
                     Some(k) => S::clean(k),
                     None => string::<S>(de)?,
                 };
+                self.keys.push(key);
                 de.parse_object_colon()?;
-                let v = self.value::<S>(de)?;
-                self.members.push((key, v));
+                self.push::<S>(de)?;
                 match de.parse_whitespace() {
                     Some(b'}') => break,
                     Some(b',') => {
@@ -181,8 +199,15 @@ impl<'o> Parser<'o> {
         }
         de.eat_char(); // `}`
         de.remaining_depth += 1;
-        let members = self.members.drain(mark..).collect();
-        Ok(Value::Object(Map::from_parsed(members, &mut self.seen)))
+        // Exact size: a zip of two drains is TrustedLen too.
+        let members = self
+            .keys
+            .drain(kmark..)
+            .zip(self.values.drain(vmark..))
+            .collect();
+        let obj = Map::from_parsed(members, &mut self.seen);
+        self.values.push(Value::Object(obj));
+        Ok(())
     }
 }
 
@@ -226,12 +251,12 @@ impl<'de> Deserializer<'de> {
     /// de.end().unwrap();
     /// ```
     pub fn parse_value(&mut self) -> Result<Value<'de>, Error> {
-        Parser::new().value::<Borrow>(self)
+        Parser::new().parse::<Borrow>(self)
     }
 
     /// As [`parse_value`](Self::parse_value), with every string owned.
     pub(super) fn parse_value_owned<'o>(&mut self) -> Result<Value<'o>, Error> {
-        Parser::new().value::<Own>(self)
+        Parser::new().parse::<Own>(self)
     }
 }
 
