@@ -81,6 +81,7 @@ pub enum Value<'a> {
     Object(Map<'a>),
 }
 
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Value<'static>>() == 32);
 
 /// What a missing key or index reads as.

@@ -31,7 +31,7 @@ use crate::Str;
 #[derive(Clone)]
 pub struct Text<'a>(Repr<'a>);
 
-// 24 bytes: `Str`'s non-zero tag word is the niche of `Borrowed`.
+// 24 bytes (64-bit targets): `Str`'s non-zero tag word is the niche of `Borrowed`.
 #[derive(Clone)]
 enum Repr<'a> {
     /// JSON-safe (the invariant of this variant).
@@ -39,6 +39,7 @@ enum Repr<'a> {
     Owned(Str),
 }
 
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Text<'static>>() == 24);
 
 impl<'a> Text<'a> {
