@@ -6,14 +6,16 @@
 //! `Value::from_slice`, which borrows clean strings, and through serde's
 //! `ito::json::from_slice::<Value>`, which owns them); rendering each
 //! parsed document again, compact; and looking up every key of a 10- and
-//! a 1,000-key object (time per lookup). Inputs pass through `black_box`;
+//! a 10-, 12-, 13- and 1,000-key object (time per lookup; 12 is the
+//! largest searched in order, 13 the smallest hashed). Inputs pass through `black_box`;
 //! each result is dropped inside the timed loop; the parsed documents are
 //! checked equal to serde_json's first, and the rendered text reads back
 //! to the same document.
 //!
 //! First a summary (contenders alternated, `VALUE_ROUNDS` rounds, best
 //! kept; ratios are peer time / ito time), then criterion groups.
-//! `VALUE_SUMMARY=only` skips criterion. The memory of the parsed
+//! `VALUE_SUMMARY=only` skips criterion; `VALUE_ONLY=text` keeps the rows
+//! whose name contains `text`. The memory of the parsed
 //! documents is measured apart, under a counting allocator
 //! (`examples/value_memory.rs`).
 
@@ -220,9 +222,12 @@ fn workloads() -> Vec<Workload> {
     for (name, text) in [("twitter", TWITTER), ("citm", CITM), ("canada", CANADA)] {
         w.push(render_rows(name, text));
     }
-    for n in [10, 1000] {
+    // 12 and 13: the last linear and the first hashed size (object.rs).
+    for n in [10, 12, 13, 1000] {
         w.push(lookup_rows(n));
     }
+    let only = std::env::var("VALUE_ONLY").ok();
+    w.retain(|w| only.as_ref().is_none_or(|o| w.name.contains(o.as_str())));
     w
 }
 

@@ -26,7 +26,7 @@
 //! scratch stack and moves them into a `Vec` of exactly their number when
 //! the container closes: one allocation per non-empty container, none per
 //! string unless it had an escape and is longer than 23 bytes. Lookup in
-//! an object scans up to 16 members and hashes beyond (`object.rs`).
+//! an object scans up to 12 members and hashes beyond (`object.rs`).
 //! Rendering (`render.rs`) is serde_json's compact and pretty text, byte
 //! for byte; a borrowed string is copied between quotes without a scan.
 //!
