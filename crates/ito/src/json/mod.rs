@@ -121,7 +121,7 @@ mod policy;
 mod raw;
 #[cfg(feature = "serde")]
 pub mod ser;
-mod value;
+pub mod value;
 mod writer;
 
 use std::borrow::Cow;

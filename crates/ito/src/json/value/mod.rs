@@ -55,7 +55,7 @@ pub use text::Text;
 use crate::Str;
 
 /// A JSON value; strings may borrow from the text it was parsed from
-/// (`'a`). See [the module docs](self).
+/// (`'a`). See [the module docs](crate::json::value).
 ///
 /// ```
 /// let v = ito::json!({"id": 7, "tags": ["a", "b"], "ok": true, "none": null});
