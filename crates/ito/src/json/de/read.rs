@@ -38,7 +38,7 @@ impl<'de> Deserializer<'de> {
     /// An error about the byte just consumed (or the end of the input).
     #[cold]
     #[inline(never)]
-    pub(in crate::json) fn error(&self, code: Code) -> Error {
+    pub(super) fn error(&self, code: Code) -> Error {
         Error::at(code, self.input, self.index)
     }
 
