@@ -196,8 +196,11 @@ step_done "fuzz build step"
 # to it, so the runs never skip for want of the component (about 2 min).
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   cargo +nightly miri --version >/dev/null 2>&1 || rustup component add miri --toolchain nightly
-  echo "== miri: json::de (tests/json_de_miri.rs), Str (str::tests)"
+  echo "== miri: json::de (tests/json_de_miri.rs), json::Value (tests/json_value_miri.rs), Str (str::tests)"
   MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --features serde --test json_de_miri
+  # json::Value: in-place pushes, borrowed strings, the lazy hash index
+  # shared by two threads (about 30 s: the library build above is reused).
+  MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --features serde --test json_value_miri
   MIRIFLAGS=-Zmiri-strict-provenance cargo +nightly miri test -q -p ito --lib -- str::tests
 else
   echo "== no nightly toolchain (optional): json::de and Str Miri runs skipped"

@@ -10,7 +10,7 @@
 //! produce, so ids agree byte for byte.
 //!
 //! - [`escape`] / [`unescape`] / [`unescape_in_place`]: the string codec on
-//!   arbitrary bytes. Escaping is [`crate::json`]'s SIMD kernel (its default
+//!   arbitrary bytes. Escaping is [`crate::json`](mod@crate::json)'s SIMD kernel (its default
 //!   escaping on bytes is exactly NIP-01's rule).
 //!   Unescaping accepts any bytes, copying bytes >= 0x80 verbatim whether or
 //!   not they are UTF-8, so `unescape(escape(x)) == x` for every byte string

@@ -366,7 +366,7 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline]
-    pub(super) fn parse_object_colon(&mut self) -> Result<(), Error> {
+    pub(in crate::json) fn parse_object_colon(&mut self) -> Result<(), Error> {
         match self.parse_whitespace() {
             Some(b':') => {
                 self.eat_char();

@@ -105,6 +105,10 @@ use serde::de::{self, DeserializeOwned};
 pub use error::{Category, Error};
 pub use stream::StreamDeserializer;
 pub(crate) use string::with_facts;
+// The Value parser (json/value/parse.rs) drives the same scanners.
+pub(in crate::json) use error::Code;
+pub(in crate::json) use number::ParserNumber;
+pub(in crate::json) use string::Reference;
 
 /// A JSON deserializer over bytes or text held in memory.
 ///
@@ -120,13 +124,13 @@ pub(crate) use string::with_facts;
 /// assert_eq!(v, [1, 2]);
 /// ```
 pub struct Deserializer<'de> {
-    input: &'de [u8],
-    index: usize,
+    pub(in crate::json) input: &'de [u8],
+    pub(in crate::json) index: usize,
     /// `input[valid.0..valid.1]` is known to be UTF-8: all of it for a
     /// `&str`; for bytes, the stretch last checked (see `string.rs`).
     valid: (usize, usize),
     scratch: Vec<u8>,
-    remaining_depth: u8,
+    pub(in crate::json) remaining_depth: u8,
     /// Floats are being read for an `f32` (rounded once, to `f32`).
     single_precision: bool,
     /// Which bytes of the last block looked at are whitespace.

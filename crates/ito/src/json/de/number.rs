@@ -36,7 +36,7 @@ fn checked_integer(digits: &[u8]) -> Option<u64> {
 }
 
 /// A parsed number, as the visitor will see it.
-pub(super) enum ParserNumber {
+pub(in crate::json) enum ParserNumber {
     F64(f64),
     U64(u64),
     I64(i64),
@@ -67,7 +67,7 @@ impl<'de> Deserializer<'de> {
     /// Parses a number whose sign (if `-`) was consumed; the cursor is at
     /// its first digit.
     #[inline(always)]
-    pub(super) fn parse_integer(&mut self, positive: bool) -> Result<ParserNumber, Error> {
+    pub(in crate::json) fn parse_integer(&mut self, positive: bool) -> Result<ParserNumber, Error> {
         let start = self.index;
         let next = match self.next_char() {
             Some(b) => b,

@@ -22,7 +22,7 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(always)]
-    pub(super) fn eat_char(&mut self) {
+    pub(in crate::json) fn eat_char(&mut self) {
         self.index += 1;
     }
 
@@ -45,7 +45,7 @@ impl<'de> Deserializer<'de> {
     /// An error about the byte under the cursor (not yet consumed).
     #[cold]
     #[inline(never)]
-    pub(super) fn peek_error(&self, code: Code) -> Error {
+    pub(in crate::json) fn peek_error(&self, code: Code) -> Error {
         Error::at(code, self.input, self.index + 1)
     }
 
@@ -59,7 +59,7 @@ impl<'de> Deserializer<'de> {
     /// Skips JSON whitespace and returns the next byte without consuming
     /// it, or `None` at the end of the input.
     #[inline(always)]
-    pub(super) fn parse_whitespace(&mut self) -> Option<u8> {
+    pub(in crate::json) fn parse_whitespace(&mut self) -> Option<u8> {
         match self.input.get(self.index) {
             Some(&b) if b > b' ' => Some(b),
             _ => self.skip_whitespace(),
@@ -75,7 +75,7 @@ impl<'de> Deserializer<'de> {
     /// Consumes `ident` (the rest of `null`, `true`, `false`), reporting
     /// the first byte that differs as serde_json does.
     #[inline]
-    pub(super) fn parse_ident(&mut self, ident: &[u8]) -> Result<(), Error> {
+    pub(in crate::json) fn parse_ident(&mut self, ident: &[u8]) -> Result<(), Error> {
         if self.input[self.index..].starts_with(ident) {
             self.index += ident.len();
             return Ok(());

@@ -27,7 +27,7 @@ const UTF8_AHEAD: usize = 4096;
 
 /// A string or byte string, borrowed from the input or decoded into the
 /// scratch buffer.
-pub(super) enum Reference<'b, 'c, T: ?Sized> {
+pub(in crate::json) enum Reference<'b, 'c, T: ?Sized> {
     Borrowed(&'b T),
     Copied(&'c T),
 }
@@ -72,7 +72,7 @@ impl<'de> Deserializer<'de> {
     /// A short ASCII string without escapes (most object keys), read
     /// inline; `None` leaves the cursor for [`Deserializer::parse_str`].
     #[inline(always)]
-    pub(super) fn parse_short_key(&mut self) -> Option<&'de str> {
+    pub(in crate::json) fn parse_short_key(&mut self) -> Option<&'de str> {
         let input = self.input;
         let start = self.index;
         let at = start + kernels::scan_short_ascii(&input[start..])?;
@@ -94,7 +94,9 @@ impl<'de> Deserializer<'de> {
     /// [`Deserializer::parse_str`], with the facts the scan proved of the
     /// result (`simd::facts` bits known true; the others are not known).
     #[inline]
-    fn parse_str_facts<'s>(&'s mut self) -> Result<(Reference<'de, 's, str>, u8), Error> {
+    pub(in crate::json) fn parse_str_facts<'s>(
+        &'s mut self,
+    ) -> Result<(Reference<'de, 's, str>, u8), Error> {
         let start = self.index;
         let (at, hi) = self.scan(start);
         if self.input.get(at) == Some(&b'"') {

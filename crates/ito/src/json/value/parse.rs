@@ -1,0 +1,315 @@
+//! Parsing JSON text into a [`Value`], on the deserializer's own scanners
+//! (whitespace, strings, numbers) and with its errors, but without
+//! serde's visitor calls.
+//!
+//! ```text
+//! value:     the byte after whitespace picks the kind (as deserialize_any)
+//! string:    no escape: borrowed (Value::from_slice) or copied into a Str
+//!            (serde's Deserialize, which cannot borrow); escaped: a Str
+//! container: children pushed on one scratch stack (values, or key and
+//!            value pairs); at the closing bracket they move into a Vec of
+//!            exactly their number; objects then resolve duplicate keys
+//! depth:     the deserializer's counter (128 levels, then an error)
+//! ```
+//!
+//! Every grammar decision is the deserializer's, in the same order
+//! (`de/access.rs`: `has_next_element`, `has_next_key`; `end_seq`,
+//! `end_map`), so errors have serde_json's words and positions.
+
+use std::io;
+
+use crate::json::de::{Code, Deserializer, Error, ParserNumber, Reference};
+use crate::Str;
+
+use super::number::N;
+use super::{Map, Number, Text, Value};
+
+/// How a string without escapes becomes a [`Text`] with lifetime `'o`.
+trait Strings<'de, 'o> {
+    fn clean(s: &'de str) -> Text<'o>;
+}
+
+/// Borrow it from the input.
+struct Borrow;
+
+impl<'de> Strings<'de, 'de> for Borrow {
+    #[inline(always)]
+    fn clean(s: &'de str) -> Text<'de> {
+        Text::safe(s)
+    }
+}
+
+/// Copy it (inline up to 23 bytes).
+struct Own;
+
+impl<'o> Strings<'_, 'o> for Own {
+    #[inline(always)]
+    fn clean(s: &str) -> Text<'o> {
+        Text::owned(Str::from_str_copy(s))
+    }
+}
+
+/// The scratch stacks of one parse: the values of the open containers
+/// (array elements, object member values) and the keys of the open
+/// objects. Values are written straight onto the stack, never returned
+/// and copied (a 32-byte return read back in halves stalled the pipeline).
+struct Parser<'o> {
+    values: Vec<Value<'o>>,
+    keys: Vec<Text<'o>>,
+    seen: Vec<u32>,
+}
+
+impl<'o> Parser<'o> {
+    fn new() -> Self {
+        Parser {
+            values: Vec::new(),
+            keys: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+
+    /// The whole value, off the stack.
+    fn parse<'de, S: Strings<'de, 'o>>(
+        &mut self,
+        de: &mut Deserializer<'de>,
+    ) -> Result<Value<'o>, Error> {
+        self.push::<S>(de)?;
+        Ok(self.values.pop().expect("pushed"))
+    }
+
+    /// Parses the next value onto the stack.
+    fn push<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
+        let peek = match de.parse_whitespace() {
+            Some(b) => b,
+            None => return Err(de.peek_error(Code::EofWhileParsingValue)),
+        };
+        // Room first, so that a scalar is built in place below.
+        self.values.reserve(1);
+        let v = match peek {
+            b'"' => {
+                de.eat_char();
+                Value::String(string::<S>(de)?)
+            }
+            b'0'..=b'9' => number(de.parse_integer(true)?),
+            b'-' => {
+                de.eat_char();
+                number(de.parse_integer(false)?)
+            }
+            b'{' => return self.object::<S>(de),
+            b'[' => return self.array::<S>(de),
+            b'n' => {
+                de.eat_char();
+                de.parse_ident(b"ull")?;
+                Value::Null
+            }
+            b't' => {
+                de.eat_char();
+                de.parse_ident(b"rue")?;
+                Value::Bool(true)
+            }
+            b'f' => {
+                de.eat_char();
+                de.parse_ident(b"alse")?;
+                Value::Bool(false)
+            }
+            _ => return Err(de.peek_error(Code::ExpectedSomeValue)),
+        };
+        let len = self.values.len();
+        // SAFETY: room for one more was reserved above, and the scalar arms
+        // that reach here push nothing in between.
+        unsafe {
+            self.values.as_mut_ptr().add(len).write(v);
+            self.values.set_len(len + 1);
+        }
+        Ok(())
+    }
+
+    /// The cursor is at `[`.
+    fn array<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
+        enter(de)?;
+        de.eat_char();
+        let mark = self.values.len();
+        let mut first = true;
+        loop {
+            let peek = match de.parse_whitespace() {
+                Some(b) => b,
+                None => return Err(de.peek_error(Code::EofWhileParsingList)),
+            };
+            if peek == b']' {
+                de.eat_char();
+                break;
+            }
+            if !first {
+                if peek != b',' {
+                    return Err(de.peek_error(Code::ExpectedListCommaOrEnd));
+                }
+                de.eat_char();
+                match de.parse_whitespace() {
+                    Some(b']') => return Err(de.peek_error(Code::TrailingComma)),
+                    Some(_) => {}
+                    None => return Err(de.peek_error(Code::EofWhileParsingValue)),
+                }
+            }
+            first = false;
+            self.push::<S>(de)?;
+        }
+        de.remaining_depth += 1;
+        // An exact-size Vec (drain is a TrustedLen iterator).
+        let items = self.values.drain(mark..).collect();
+        self.values.push(Value::Array(items));
+        Ok(())
+    }
+
+    /// The cursor is at `{`.
+    fn object<'de, S: Strings<'de, 'o>>(
+        &mut self,
+        de: &mut Deserializer<'de>,
+    ) -> Result<(), Error> {
+        enter(de)?;
+        de.eat_char();
+        let (kmark, vmark) = (self.keys.len(), self.values.len());
+        match de.parse_whitespace() {
+            Some(b'"') => loop {
+                de.eat_char();
+                let key = match de.parse_short_key() {
+                    Some(k) => S::clean(k),
+                    None => string::<S>(de)?,
+                };
+                self.keys.push(key);
+                de.parse_object_colon()?;
+                self.push::<S>(de)?;
+                match de.parse_whitespace() {
+                    Some(b'}') => break,
+                    Some(b',') => {
+                        de.eat_char();
+                        match de.parse_whitespace() {
+                            Some(b'"') => {}
+                            Some(b'}') => return Err(de.peek_error(Code::TrailingComma)),
+                            Some(_) => return Err(de.peek_error(Code::KeyMustBeAString)),
+                            None => return Err(de.peek_error(Code::EofWhileParsingValue)),
+                        }
+                    }
+                    Some(_) => return Err(de.peek_error(Code::ExpectedObjectCommaOrEnd)),
+                    None => return Err(de.peek_error(Code::EofWhileParsingObject)),
+                }
+            },
+            Some(b'}') => {}
+            Some(_) => return Err(de.peek_error(Code::KeyMustBeAString)),
+            None => return Err(de.peek_error(Code::EofWhileParsingObject)),
+        }
+        de.eat_char(); // `}`
+        de.remaining_depth += 1;
+        // Exact size: a zip of two drains is TrustedLen too.
+        let members = self
+            .keys
+            .drain(kmark..)
+            .zip(self.values.drain(vmark..))
+            .collect();
+        let obj = Map::from_parsed(members, &mut self.seen);
+        self.values.push(Value::Object(obj));
+        Ok(())
+    }
+}
+
+/// One level deeper (the deserializer's `check_recursion!`).
+#[inline(always)]
+fn enter(de: &mut Deserializer<'_>) -> Result<(), Error> {
+    de.remaining_depth -= 1;
+    if de.remaining_depth == 0 {
+        return Err(de.peek_error(Code::RecursionLimitExceeded));
+    }
+    Ok(())
+}
+
+/// A string whose opening quote was consumed.
+#[inline(always)]
+fn string<'de, 'o, S: Strings<'de, 'o>>(de: &mut Deserializer<'de>) -> Result<Text<'o>, Error> {
+    Ok(match de.parse_str_facts()? {
+        (Reference::Borrowed(s), _) => S::clean(s),
+        (Reference::Copied(s), _) => Text::owned(Str::from_str_copy(s)),
+    })
+}
+
+#[inline(always)]
+fn number<'o>(n: ParserNumber) -> Value<'o> {
+    Value::Number(Number(match n {
+        ParserNumber::U64(x) => N::PosInt(x),
+        ParserNumber::I64(x) => N::NegInt(x),
+        ParserNumber::F64(x) => N::Float(x),
+    }))
+}
+
+impl<'de> Deserializer<'de> {
+    /// Reads the next value as a [`Value`] that borrows its clean strings
+    /// from the input (what follows it is left for [`Deserializer::end`]
+    /// or the next call).
+    ///
+    /// ```
+    /// let mut de = ito::json::Deserializer::from_str(r#"{"a": 1} [2]"#);
+    /// assert_eq!(de.parse_value().unwrap()["a"], 1);
+    /// assert_eq!(de.parse_value().unwrap()[0], 2);
+    /// de.end().unwrap();
+    /// ```
+    pub fn parse_value(&mut self) -> Result<Value<'de>, Error> {
+        Parser::new().parse::<Borrow>(self)
+    }
+
+    /// As [`parse_value`](Self::parse_value), with every string owned.
+    pub(super) fn parse_value_owned<'o>(&mut self) -> Result<Value<'o>, Error> {
+        Parser::new().parse::<Own>(self)
+    }
+}
+
+impl<'a> Value<'a> {
+    /// Parses JSON bytes: exactly one value, optionally surrounded by
+    /// whitespace, with strings that need no unescaping borrowed from
+    /// `input`. Errors are [`ito::json::from_slice`](crate::json::from_slice)'s
+    /// (serde_json's words, line and column, and the byte offset).
+    ///
+    /// ```
+    /// use ito::json::Value;
+    /// let v = Value::from_slice(br#"{"a": [1, "x"]}"#).unwrap();
+    /// assert_eq!(v["a"][1], "x");
+    /// let err = Value::from_slice(b"[1,]").unwrap_err();
+    /// assert_eq!(err.to_string(), "trailing comma at line 1 column 4");
+    /// assert_eq!(err.offset(), 3);
+    /// ```
+    pub fn from_slice(input: &'a [u8]) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_slice(input);
+        let v = de.parse_value()?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// Parses JSON text (see [`Value::from_slice`]).
+    ///
+    /// ```
+    /// let v = ito::json::Value::from_str("[true, null]").unwrap();
+    /// assert_eq!(v[0], true);
+    /// ```
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(input: &'a str) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_str(input);
+        let v = de.parse_value()?;
+        de.end()?;
+        Ok(v)
+    }
+}
+
+impl Value<'static> {
+    /// Reads a reader to its end and parses the text into a value that
+    /// owns its strings.
+    ///
+    /// ```
+    /// let v = ito::json::Value::from_reader(std::io::Cursor::new(b"[1, 2]")).unwrap();
+    /// assert_eq!(v[1], 2);
+    /// ```
+    pub fn from_reader<R: io::Read>(mut reader: R) -> Result<Value<'static>, Error> {
+        let mut buf = Vec::new();
+        reader.read_to_end(&mut buf).map_err(Error::io)?;
+        let mut de = Deserializer::from_slice(&buf);
+        let v = de.parse_value_owned()?;
+        de.end()?;
+        Ok(v)
+    }
+}

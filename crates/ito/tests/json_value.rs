@@ -1,0 +1,410 @@
+//! `ito::json::Value` against serde_json: JSONTestSuite, the corpora,
+//! every prefix, one-byte mutations and generated documents give the same
+//! verdicts, the same documents (in document order) and the same error
+//! messages and positions; rendering (compact and pretty) is byte-identical
+//! with serde_json's of the same document in the same key order; `json::get`
+//! agrees with the built document on its paths.
+//!
+//! The serde_json side is read into `Doc`, a document-order tree (duplicate
+//! keys: first position, last value, as with serde_json's `preserve_order`),
+//! so the main build's serde_json features stay as they are.
+
+mod value_common;
+
+use ito::json::{PathItem, Value};
+use value_common::{corpus, doc_of, suite, Doc};
+
+/// The offset an error's line and column name, recomputed from the input.
+fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        start += input[start..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    }
+    start + column
+}
+
+/// The verdicts agree on `input`; returns whether it parsed.
+#[track_caller]
+fn agree(input: &[u8]) -> bool {
+    let ours = Value::from_slice(input);
+    let theirs = serde_json::from_slice::<Doc>(input);
+    match (&ours, &theirs) {
+        (Ok(v), Ok(d)) => {
+            assert_eq!(
+                &doc_of(v),
+                d,
+                "document of {:?}",
+                String::from_utf8_lossy(input)
+            );
+            assert_eq!(v.to_vec(), serde_json::to_vec(d).unwrap(), "compact");
+            assert_eq!(
+                v.to_vec_pretty(),
+                serde_json::to_vec_pretty(d).unwrap(),
+                "pretty"
+            );
+            // The serde entry (owned strings) builds the same value.
+            let owned: Value = ito::json::from_slice(input).unwrap();
+            assert_eq!(&owned, v);
+            true
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+            let e = ito::json::from_slice::<Value>(input).unwrap_err();
+            assert_eq!(e.to_string(), b.to_string());
+            assert_eq!((a.line(), a.column()), (b.line(), b.column()));
+            if a.line() > 0 {
+                let at = offset_of(input, a.line(), a.column());
+                let want = if a.is_eof() { at } else { at.saturating_sub(1) };
+                assert_eq!(a.offset(), want, "{a}");
+            }
+            false
+        }
+        _ => panic!(
+            "verdicts differ on {:?}: ours {:?}, serde_json {:?}",
+            String::from_utf8_lossy(input),
+            ours.map(|_| ()),
+            theirs.map(|_| ())
+        ),
+    }
+}
+
+#[test]
+fn testsuite() {
+    let mut parsed = 0;
+    for (name, doc) in suite() {
+        let ok = agree(&doc);
+        if name.starts_with("y_") {
+            assert!(ok, "{name}");
+            parsed += 1;
+        }
+        if name.starts_with("n_") {
+            assert!(!ok, "{name}");
+        }
+    }
+    assert!(parsed >= 90);
+}
+
+#[test]
+fn corpora() {
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        assert!(agree(&doc), "{name}");
+        // Pretty text reads back to the same document.
+        let v = Value::from_slice(&doc).unwrap();
+        assert_eq!(Value::from_slice(&v.to_vec_pretty()).unwrap(), v);
+    }
+}
+
+#[test]
+fn every_prefix() {
+    for (_, doc) in suite() {
+        for end in 0..doc.len().min(2000) {
+            agree(&doc[..end]);
+        }
+    }
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        for end in (0..3000).chain((3000..doc.len()).step_by(doc.len() / 100)) {
+            agree(&doc[..end]);
+        }
+    }
+}
+
+#[test]
+fn one_byte_mutations() {
+    let bytes = [
+        b'"', b'\\', b',', b':', b'[', b']', b'{', b'}', b'0', b'-', b'.', b'e', b' ', b'\n', 0,
+        0x1F, 0x80, 0xFF, b'a', b'n', b'u',
+    ];
+    let mut rng = 0x9E3779B97F4A7C15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        let cut = doc.len().min(20_000);
+        let mut base = doc[..cut].to_vec();
+        for _ in 0..400 {
+            let at = (next() % cut as u64) as usize;
+            let old = base[at];
+            base[at] = bytes[(next() % bytes.len() as u64) as usize];
+            agree(&base);
+            base[at] = old;
+        }
+    }
+}
+
+#[test]
+fn recursion_limit_and_duplicates() {
+    for open in ["[", "{\"a\":"] {
+        agree(open.repeat(127).as_bytes());
+        agree(open.repeat(128).as_bytes());
+        agree(open.repeat(10_000).as_bytes());
+    }
+    // Duplicate keys, small and large objects: first position, last value.
+    agree(br#"{"a":1,"b":2,"a":3}"#);
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{}\":{i}", i % 25)).collect();
+    agree(format!("{{{}}}", many.join(",")).as_bytes());
+}
+
+/// Every path in `v` (keys and indices), in document order.
+fn paths<'v>(v: &'v Value<'v>, at: &mut Vec<PathItem<'v>>, out: &mut Vec<Vec<PathItem<'v>>>) {
+    out.push(at.clone());
+    match v {
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                at.push(PathItem::Index(i));
+                paths(x, at, out);
+                at.pop();
+            }
+        }
+        Value::Object(o) => {
+            for (k, x) in o.iter() {
+                at.push(PathItem::Key(k));
+                paths(x, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn lookup<'v>(v: &'v Value<'v>, path: &[PathItem<'_>]) -> Option<&'v Value<'v>> {
+    path.iter().try_fold(v, |v, item| match *item {
+        PathItem::Key(k) => v.get(k),
+        PathItem::Index(i) => v.get(i),
+    })
+}
+
+#[test]
+fn lazy_get_agrees_with_the_document() {
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let doc = corpus(name);
+        let v = Value::from_slice(&doc).unwrap();
+        let mut all = Vec::new();
+        paths(&v, &mut Vec::new(), &mut all);
+        // Paths of at most 8 items (get's limit), about 1500 per corpus.
+        all.retain(|p| p.len() <= 8);
+        let step = (all.len() / 1500).max(1);
+        for path in all.iter().step_by(step) {
+            let raw = ito::json::get(&doc, path.iter().copied()).unwrap().unwrap();
+            let found = lookup(&v, path).unwrap();
+            assert_eq!(&Value::from_str(raw.as_str()).unwrap(), found);
+            // A key and an index that are not there.
+            let mut missing = path.clone();
+            missing.push(PathItem::Key("\u{1}missing"));
+            assert!(ito::json::get(&doc, missing.iter().copied())
+                .unwrap()
+                .is_none());
+            assert!(lookup(&v, &missing).is_none());
+            if let Value::Array(a) = found {
+                let mut past = path.clone();
+                past.push(PathItem::Index(a.len()));
+                assert!(ito::json::get(&doc, past.iter().copied())
+                    .unwrap()
+                    .is_none());
+                assert!(lookup(&v, &past).is_none());
+            }
+        }
+    }
+}
+
+#[test]
+fn lookup_in_objects_of_every_size() {
+    // Around the linear/hashed cross-over and well past it; keys that
+    // share prefixes and lengths; then after inserts and removals.
+    for n in (0..40usize).chain([100, 257, 1000]) {
+        let keys: Vec<String> = (0..n).map(|i| format!("key{i:03}")).collect();
+        let text = format!(
+            "{{{}}}",
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| format!("\"{k}\":{i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let mut v = Value::from_str(&text).unwrap();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(v[k.as_str()], i, "{k} of {n}");
+        }
+        for missing in ["key", "key0000", "yek000", "", "\u{1}"] {
+            assert!(v.get(missing).is_none(), "{missing} of {n}");
+        }
+        // Insert after the index was built, then remove.
+        for i in 0..n + 5 {
+            v.insert(format!("new{i}"), i);
+        }
+        for i in 0..n + 5 {
+            assert_eq!(v[format!("new{i}").as_str()], i);
+            assert_eq!(
+                v[format!("key{i:03}").as_str()].as_u64(),
+                (i < n).then_some(i as u64)
+            );
+        }
+        for k in keys.iter().step_by(2) {
+            assert!(v.remove(k).is_some());
+            assert!(v.get(k.as_str()).is_none());
+        }
+        for (i, k) in keys.iter().enumerate().skip(1).step_by(2) {
+            assert_eq!(v[k.as_str()], i);
+        }
+        assert_eq!(v.as_object().unwrap().len(), 2 * n + 5 - n.div_ceil(2));
+    }
+}
+
+#[test]
+fn api_in_serde_json_terms() {
+    let text = r#"{"user": {"name": "ada", "tags": ["x", "y\n"]}, "n": -3, "f": 0.5, "big": 18446744073709551615}"#;
+    let mut v = Value::from_str(text).unwrap();
+    assert_eq!(v["user"]["name"], "ada");
+    assert_eq!(v["user"]["tags"][1], "y\n");
+    assert!(v["user"]["tags"][0].as_text().unwrap().is_borrowed());
+    assert!(!v["user"]["tags"][1].as_text().unwrap().is_borrowed());
+    assert_eq!(v["n"], -3);
+    assert_eq!(v["f"], 0.5);
+    assert_eq!(v["big"], u64::MAX);
+    assert!(v["nope"].is_null() && v[7].is_null() && v["n"]["x"].is_null());
+    assert_eq!(v.pointer("/user/tags/1"), Some(&Value::from("y\n")));
+    assert_eq!(v.pointer("/user/tags/01"), None);
+    v["user"]["age"] = 36.into();
+    v["user"]["tags"].push("z");
+    assert_eq!(v.pointer_mut("/user/tags/2").unwrap().take(), "z");
+    assert_eq!(
+        v.to_string(),
+        r#"{"user":{"name":"ada","tags":["x","y\n",null],"age":36},"n":-3,"f":0.5,"big":18446744073709551615}"#
+    );
+    // serde_json round trips, both ways.
+    let sj: serde_json::Value = (&v).into();
+    assert_eq!(Value::from(sj.clone()), v);
+    assert_eq!(serde_json::to_string(&v).unwrap(), v.to_string());
+    let back: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(back, Value::from_str(text).unwrap());
+    // JSON lines through the stream deserializer.
+    let lines = "{\"a\":1}\n[2]\n\"three\"\n";
+    let all: Vec<Value> = ito::json::Deserializer::from_str(lines)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        all,
+        [ito::json!({"a": 1}), ito::json!([2]), ito::json!("three")]
+    );
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A document tree with keys and strings that need escaping.
+    fn tree() -> impl Strategy<Value = Doc> {
+        let text = "[a-c\"\\\\/\u{0}-\u{1f}é😀 ]{0,6}";
+        let leaf = prop_oneof![
+            Just(Doc::Null),
+            any::<bool>().prop_map(Doc::Bool),
+            any::<u64>().prop_map(|n| Doc::Num(n.into())),
+            any::<i64>().prop_map(|n| Doc::Num(n.into())),
+            any::<f64>()
+                .prop_filter_map("finite", serde_json::Number::from_f64)
+                .prop_map(Doc::Num),
+            text.prop_map(Doc::Str),
+        ];
+        leaf.prop_recursive(4, 48, 8, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..8).prop_map(Doc::Arr),
+                prop::collection::vec((text, inner), 0..24).prop_map(|m| Doc::Obj(dedup(m))),
+            ]
+        })
+    }
+
+    fn dedup(m: Vec<(String, Doc)>) -> Vec<(String, Doc)> {
+        let mut out: Vec<(String, Doc)> = Vec::new();
+        for (k, v) in m {
+            if !out.iter().any(|(o, _)| *o == k) {
+                out.push((k, v));
+            }
+        }
+        out
+    }
+
+    /// Writes `d` with whitespace and escape spellings chosen by `c`.
+    fn write(d: &Doc, out: &mut String, c: &mut impl FnMut() -> u32) {
+        let ws = |out: &mut String, c: &mut dyn FnMut() -> u32| {
+            for _ in 0..c() % 3 {
+                out.push([' ', '\n', '\t', '\r'][(c() % 4) as usize]);
+            }
+        };
+        ws(out, c);
+        match d {
+            Doc::Str(s) => string(s, out, c),
+            Doc::Arr(a) => {
+                out.push('[');
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(x, out, c);
+                }
+                ws(out, c);
+                out.push(']');
+            }
+            Doc::Obj(o) => {
+                out.push('{');
+                for (i, (k, x)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    ws(out, c);
+                    string(k, out, c);
+                    ws(out, c);
+                    out.push(':');
+                    write(x, out, c);
+                }
+                ws(out, c);
+                out.push('}');
+            }
+            other => out.push_str(&serde_json::to_string(other).unwrap()),
+        }
+        ws(out, c);
+    }
+
+    fn string(s: &str, out: &mut String, c: &mut impl FnMut() -> u32) {
+        out.push('"');
+        for ch in s.chars() {
+            let mut units = [0u16; 2];
+            match (ch, c() % 4) {
+                ('"', _) => out.push_str("\\\""),
+                ('\\', _) => out.push_str("\\\\"),
+                ('/', 0) => out.push_str("\\/"),
+                (ch, 1) | (ch @ '\0'..='\u{1f}', _) => {
+                    for u in ch.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+                (ch, _) => out.push(ch),
+            }
+        }
+        out.push('"');
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn generated_documents(d in tree(), seed in any::<u64>()) {
+            let mut s = seed | 1;
+            let mut c = move || { s ^= s << 13; s ^= s >> 7; s ^= s << 17; (s >> 32) as u32 };
+            let mut text = String::new();
+            write(&d, &mut text, &mut c);
+            prop_assert!(agree(text.as_bytes()));
+            let v = Value::from_str(&text).unwrap();
+            prop_assert_eq!(doc_of(&v), d);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Arbitrary bytes parsed into `ito::json::Value` and by serde_json (with
+//! `float_roundtrip`): the same verdict, the same document, the same error
+//! message, line and column; a parsed document renders as serde_json
+//! renders it (compact), and reads back to itself; every key looked up
+//! finds its value.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fn keys_found(v: &ito::json::Value<'_>) {
+    match v {
+        ito::json::Value::Array(a) => a.iter().for_each(keys_found),
+        ito::json::Value::Object(o) => {
+            for (k, x) in o.iter() {
+                // Duplicates were resolved: every key finds its own value.
+                assert!(std::ptr::eq(o.get(k).unwrap(), x));
+                keys_found(x);
+            }
+        }
+        _ => {}
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let ours = ito::json::Value::from_slice(data);
+    let theirs = serde_json::from_slice::<serde_json::Value>(data);
+    match (ours, theirs) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(serde_json::Value::from(&a), b);
+            let text = a.to_vec();
+            assert_eq!(ito::json::Value::from_slice(&text).unwrap(), a);
+            // serde_json's rendering of the same document in the same order.
+            assert_eq!(serde_json::to_vec(&a).unwrap(), text);
+            keys_found(&a);
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string());
+            assert_eq!((a.line(), a.column()), (b.line(), b.column()));
+        }
+        (a, b) => panic!("verdicts differ: ito {:?}, serde_json {b:?}", a.map(|_| ())),
+    }
+});
