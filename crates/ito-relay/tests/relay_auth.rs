@@ -111,7 +111,11 @@ async fn direct_messages_reach_only_their_author_and_recipients() {
         ("by-id", json!({"ids": [id(&dm), id(&wrap)]}), vec![]),
         ("to-bob", json!({"#p": [bob.public_key_hex()]}), vec![]),
     ] {
-        assert_eq!(anon.req(sub, &[filter.clone()]).await, want, "{filter}");
+        assert_eq!(
+            anon.req(sub, std::slice::from_ref(&filter)).await,
+            want,
+            "{filter}"
+        );
         anon.send(&json!(["CLOSE", sub]).to_string()).await;
         assert_eq!(count(&mut anon, sub, filter).await, want.len() as u64);
     }
