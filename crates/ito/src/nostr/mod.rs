@@ -25,7 +25,8 @@
 //! - The relay wire protocol: [`ClientMessage::parse`] (`EVENT`, `REQ`,
 //!   `COUNT`, `CLOSE`, `AUTH`, borrowing from the input), [`Filter`] with
 //!   [`Filter::matches`] and [`matches_any`], [`FilterIndex`] for one event
-//!   against many open filters, and [`RelayMessage`] /
+//!   against many open filters, [`Subscriptions`] for the same keyed by
+//!   subscription id, and [`RelayMessage`] /
 //!   [`Event::write_json`] writing what `JSON.stringify` writes.
 //! - With the `parallel` feature, [`batch`]: checking slices, JSON-lines
 //!   buffers and streams of events on every core, in input order.
@@ -96,6 +97,7 @@ mod message;
 pub mod nip19;
 mod relay;
 mod scan;
+mod subscriptions;
 pub mod text;
 mod unsigned;
 
@@ -110,6 +112,7 @@ pub use index::FilterIndex;
 pub use keys::{KeyError, SecretKey};
 pub use message::ClientMessage;
 pub use relay::RelayMessage;
+pub use subscriptions::Subscriptions;
 pub use unsigned::{tags_to_json, UnsignedEvent};
 
 /// Appends `src` escaped by the NIP-01 rule (see the [module docs](self)) to
