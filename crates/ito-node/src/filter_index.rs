@@ -2,22 +2,13 @@
 //! at a time ([`ito::nostr::FilterIndex`]: the cost follows the number of
 //! candidate filters, not the number of subscriptions).
 //!
-//! The binding only keeps the names: which subscription owns which filter
-//! number, so that `matches` answers with subscription ids.
+//! The bookkeeping (ids, replacement, each id once in opening order) is
+//! [`ito::nostr::Subscriptions`]; the binding only converts.
 
 use crate::js::{Fail, Js, Raw, Surrogates};
-use ito::nostr::{Event, Filter};
+use ito::nostr::{Event, Filter, Subscriptions};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use std::collections::HashMap;
-
-/// One subscription: its id and the numbers of its filters in the index.
-struct Subscription {
-    id: String,
-    filters: Vec<u32>,
-    /// The last `matches` call that listed it (answers name it once).
-    seen: u64,
-}
 
 /// The open subscriptions of a relay, to find those an event matches.
 ///
@@ -29,16 +20,7 @@ struct Subscription {
 /// ```
 #[napi]
 pub struct FilterIndex {
-    index: ito::nostr::FilterIndex,
-    /// Subscription slots; a removed one is `None` until reused.
-    slots: Vec<Option<Subscription>>,
-    free: Vec<usize>,
-    by_id: HashMap<String, usize>,
-    /// Filter number -> slot of its subscription (`usize::MAX` once
-    /// removed); the index numbers filters 0, 1, 2, ... and never reuses one.
-    owner: Vec<usize>,
-    calls: u64,
-    hits: Vec<u32>,
+    subs: Subscriptions<String>,
     text: Vec<u8>,
 }
 
@@ -54,13 +36,7 @@ impl FilterIndex {
     #[napi(constructor)]
     pub fn new() -> FilterIndex {
         FilterIndex {
-            index: ito::nostr::FilterIndex::new(),
-            slots: Vec::new(),
-            free: Vec::new(),
-            by_id: HashMap::new(),
-            owner: Vec::new(),
-            calls: 0,
-            hits: Vec::new(),
+            subs: Subscriptions::new(),
             text: Vec::new(),
         }
     }
@@ -85,28 +61,8 @@ impl FilterIndex {
             Filter::parse(&text).map(|f| vec![f])
         }
         .map_err(|e| js.throw(Fail::from(e)))?;
-        self.close(&sub_id);
-        let slot = self.free.pop().unwrap_or(self.slots.len());
-        let numbers = parsed
-            .into_iter()
-            .map(|f| {
-                let n = self.index.insert(f.into_owned());
-                debug_assert_eq!(n as usize, self.owner.len());
-                self.owner.push(slot);
-                n
-            })
-            .collect();
-        let sub = Subscription {
-            id: sub_id.clone(),
-            filters: numbers,
-            seen: 0,
-        };
-        if slot == self.slots.len() {
-            self.slots.push(Some(sub));
-        } else {
-            self.slots[slot] = Some(sub);
-        }
-        self.by_id.insert(sub_id, slot);
+        self.subs
+            .insert(sub_id, parsed.into_iter().map(Filter::into_owned));
         Ok(())
     }
 
@@ -115,27 +71,13 @@ impl FilterIndex {
     pub fn remove(&mut self, env: Env, sub_id: Unknown<'_>) -> Result<bool> {
         let js = Js::new(&env);
         let sub_id = sub_id_of(js, sub_id.raw(), "FilterIndex.remove")?;
-        Ok(self.close(&sub_id))
-    }
-
-    fn close(&mut self, sub_id: &str) -> bool {
-        let Some(slot) = self.by_id.remove(sub_id) else {
-            return false;
-        };
-        if let Some(sub) = self.slots[slot].take() {
-            for n in sub.filters {
-                self.index.remove(n);
-                self.owner[n as usize] = usize::MAX;
-            }
-        }
-        self.free.push(slot);
-        true
+        Ok(self.subs.remove(&sub_id))
     }
 
     /// The number of open subscriptions.
     #[napi(getter)]
     pub fn size(&self) -> u32 {
-        self.by_id.len() as u32
+        self.subs.len() as u32
     }
 
     /// The ids of the subscriptions that `event` (its JSON, as a string or
@@ -163,28 +105,9 @@ impl FilterIndex {
             }
         };
         let event = Event::parse(bytes).map_err(|e| js.throw(Fail::from(e)))?;
-        self.index.matches(&event, &mut self.hits);
-        self.calls += 1;
-        let mut slots: Vec<usize> = Vec::with_capacity(self.hits.len());
-        for n in &self.hits {
-            let Some(&slot) = self.owner.get(*n as usize) else {
-                continue;
-            };
-            let Some(Some(sub)) = self.slots.get_mut(slot) else {
-                continue;
-            };
-            if sub.seen != self.calls {
-                sub.seen = self.calls;
-                slots.push(slot);
-            }
-        }
-        // Filter numbers grow with each `add`, so a subscription's first
-        // filter number orders subscriptions by opening.
-        slots.sort_by_key(|&s| self.slots[s].as_ref().map_or(0, |sub| sub.filters[0]));
-        Ok(slots
-            .into_iter()
-            .filter_map(|s| self.slots[s].as_ref().map(|sub| sub.id.clone()))
-            .collect())
+        let mut ids = Vec::new();
+        self.subs.matches(&event, &mut ids);
+        Ok(ids)
     }
 }
 

@@ -10,7 +10,6 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyMapping, PyString};
 use rayon::prelude::*;
-use std::collections::HashMap;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Filter>()?;
@@ -127,7 +126,7 @@ impl Filter {
 
 /// A relay's open subscriptions, to find those an event matches: the cost
 /// follows the number of candidate filters, not the number of
-/// subscriptions (``ito::nostr::FilterIndex``).
+/// subscriptions (``ito::nostr::Subscriptions``).
 ///
 /// >>> from ito_codecs import nostr
 /// >>> index = nostr.FilterIndex()
@@ -140,15 +139,7 @@ impl Filter {
 /// (True, [])
 #[pyclass(module = "ito_codecs.nostr")]
 pub(crate) struct FilterIndex {
-    index: nostr::FilterIndex,
-    /// Subscription id -> the numbers of its filters in the index.
-    subs: HashMap<String, Vec<u32>>,
-    /// Filter number -> (its subscription's first filter number, the
-    /// subscription id); `None` once removed. The index numbers filters
-    /// 0, 1, 2, ... and never reuses one, so the first number orders
-    /// subscriptions by opening.
-    owner: Vec<Option<(u32, String)>>,
-    hits: Vec<u32>,
+    subs: nostr::Subscriptions<String>,
 }
 
 #[pymethods]
@@ -156,10 +147,7 @@ impl FilterIndex {
     #[new]
     fn new() -> FilterIndex {
         FilterIndex {
-            index: nostr::FilterIndex::new(),
-            subs: HashMap::new(),
-            owner: Vec::new(),
-            hits: Vec::new(),
+            subs: nostr::Subscriptions::new(),
         }
     }
 
@@ -176,32 +164,14 @@ impl FilterIndex {
                 "a subscription needs at least one filter",
             ));
         }
-        self.remove(&sub_id);
-        let first = u32::try_from(self.owner.len()).unwrap_or(u32::MAX);
-        let numbers = parsed
-            .into_iter()
-            .map(|f| {
-                let n = self.index.insert(f);
-                debug_assert_eq!(n as usize, self.owner.len());
-                self.owner.push(Some((first, sub_id.clone())));
-                n
-            })
-            .collect();
-        self.subs.insert(sub_id, numbers);
+        self.subs.insert(sub_id, parsed);
         Ok(())
     }
 
     /// Closes subscription ``sub_id``; returns whether it was open.
     #[pyo3(signature = (sub_id, /))]
     fn remove(&mut self, sub_id: &str) -> bool {
-        let Some(numbers) = self.subs.remove(sub_id) else {
-            return false;
-        };
-        for n in numbers {
-            self.index.remove(n);
-            self.owner[n as usize] = None;
-        }
-        true
+        self.subs.remove(sub_id)
     }
 
     /// The ids of the subscriptions that ``event`` (one event's JSON,
@@ -212,15 +182,9 @@ impl FilterIndex {
     fn matches(&mut self, py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let bytes = text_or_bytes(event)?.bytes();
         let event = Event::parse(bytes).map_err(|e| event_error(py, &e))?;
-        self.index.matches(&event, &mut self.hits);
-        let mut found: Vec<&(u32, String)> = self
-            .hits
-            .iter()
-            .filter_map(|&n| self.owner.get(n as usize).and_then(Option::as_ref))
-            .collect();
-        found.sort_unstable_by_key(|(first, _)| *first);
-        found.dedup_by_key(|(first, _)| *first);
-        Ok(found.into_iter().map(|(_, id)| id.clone()).collect())
+        let mut ids = Vec::new();
+        self.subs.matches(&event, &mut ids);
+        Ok(ids)
     }
 
     fn __len__(&self) -> usize {
@@ -228,7 +192,7 @@ impl FilterIndex {
     }
 
     fn __contains__(&self, sub_id: &str) -> bool {
-        self.subs.contains_key(sub_id)
+        self.subs.contains(sub_id)
     }
 }
 

@@ -1,32 +1,16 @@
-//! `FilterIndex`: subscription ids over `ito::nostr::FilterIndex`, with
-//! the bookkeeping of crates/ito-node/src/filter_index.rs (a subscription
-//! is the filters of one `REQ`; an event's matching ids come back once
-//! each, in the order the subscriptions were opened).
+//! `FilterIndex`: subscription ids over `ito::nostr::Subscriptions` (a
+//! subscription is the filters of one `REQ`; an event's matching ids come
+//! back once each, in the order the subscriptions were opened); the
+//! binding only converts, as crates/ito-node/src/filter_index.rs does.
 
 use crate::js::{self, Fail, Surrogates};
-use ito::nostr::{Event, Filter};
-use std::collections::HashMap;
+use ito::nostr::{Event, Filter, Subscriptions};
 use wasm_bindgen::prelude::*;
-
-/// One open subscription: its id and the index's numbers of its filters.
-struct Subscription {
-    id: String,
-    filters: Vec<u32>,
-    /// The `matches` call that last reported it (reports it once per call).
-    seen: u64,
-}
 
 /// The open subscriptions of a relay, to find those an event matches.
 #[wasm_bindgen]
 pub struct FilterIndex {
-    index: ito::nostr::FilterIndex,
-    slots: Vec<Option<Subscription>>,
-    free: Vec<usize>,
-    by_id: HashMap<String, usize>,
-    /// The slot of each filter number (`usize::MAX` once removed).
-    owner: Vec<usize>,
-    calls: u64,
-    hits: Vec<u32>,
+    subs: Subscriptions<String>,
 }
 
 impl Default for FilterIndex {
@@ -41,13 +25,7 @@ impl FilterIndex {
     #[wasm_bindgen(constructor)]
     pub fn new() -> FilterIndex {
         FilterIndex {
-            index: ito::nostr::FilterIndex::new(),
-            slots: Vec::new(),
-            free: Vec::new(),
-            by_id: HashMap::new(),
-            owner: Vec::new(),
-            calls: 0,
-            hits: Vec::new(),
+            subs: Subscriptions::new(),
         }
     }
 
@@ -65,55 +43,21 @@ impl FilterIndex {
             Filter::parse(&text).map(|f| vec![f])
         }
         .map_err(|e| Fail::from(e).into_js())?;
-        self.close(&sub_id);
-        let slot = self.free.pop().unwrap_or(self.slots.len());
-        let numbers = parsed
-            .into_iter()
-            .map(|f| {
-                let n = self.index.insert(f.into_owned());
-                debug_assert_eq!(n as usize, self.owner.len());
-                self.owner.push(slot);
-                n
-            })
-            .collect();
-        let sub = Subscription {
-            id: sub_id.clone(),
-            filters: numbers,
-            seen: 0,
-        };
-        if slot == self.slots.len() {
-            self.slots.push(Some(sub));
-        } else {
-            self.slots[slot] = Some(sub);
-        }
-        self.by_id.insert(sub_id, slot);
+        self.subs
+            .insert(sub_id, parsed.into_iter().map(Filter::into_owned));
         Ok(())
     }
 
     /// Closes subscription `subId`; returns whether it was open.
     pub fn remove(&mut self, sub_id: &JsValue) -> Result<bool, JsValue> {
         let sub_id = sub_id_of(sub_id, "FilterIndex.remove")?;
-        Ok(self.close(&sub_id))
-    }
-
-    fn close(&mut self, sub_id: &str) -> bool {
-        let Some(slot) = self.by_id.remove(sub_id) else {
-            return false;
-        };
-        if let Some(sub) = self.slots[slot].take() {
-            for n in sub.filters {
-                self.index.remove(n);
-                self.owner[n as usize] = usize::MAX;
-            }
-        }
-        self.free.push(slot);
-        true
+        Ok(self.subs.remove(&sub_id))
     }
 
     /// The number of open subscriptions.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> u32 {
-        self.by_id.len() as u32
+        self.subs.len() as u32
     }
 
     /// The ids of the subscriptions that `event` (its JSON, as a string or
@@ -134,26 +78,9 @@ impl FilterIndex {
                 .into_bytes(),
         };
         let event = Event::parse(&bytes).map_err(|e| Fail::from(e).into_js())?;
-        self.index.matches(&event, &mut self.hits);
-        self.calls += 1;
-        let mut slots: Vec<usize> = Vec::with_capacity(self.hits.len());
-        for n in &self.hits {
-            let Some(&slot) = self.owner.get(*n as usize) else {
-                continue;
-            };
-            let Some(Some(sub)) = self.slots.get_mut(slot) else {
-                continue;
-            };
-            if sub.seen != self.calls {
-                sub.seen = self.calls;
-                slots.push(slot);
-            }
-        }
-        slots.sort_by_key(|&s| self.slots[s].as_ref().map_or(0, |sub| sub.filters[0]));
-        Ok(slots
-            .into_iter()
-            .filter_map(|s| self.slots[s].as_ref().map(|sub| sub.id.clone()))
-            .collect())
+        let mut ids = Vec::new();
+        self.subs.matches(&event, &mut ids);
+        Ok(ids)
     }
 }
 
