@@ -58,8 +58,10 @@ fn one_worker(max_limit: u64, max_outbound_bytes: usize) -> Config {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expensive_query_lets_a_cheap_one_go_first() {
     let store = Arc::new(MemoryStore::new());
-    // 40 000 candidates that match nothing: a scan of many slices.
-    let first = fill(&store, 40_000, 0);
+    // 400 000 candidates that match nothing: a scan of many slices on
+    // any machine (with 40 000, a fast host finished a COUNT within one
+    // 10 ms slice, so nothing had to wait for it and the order flipped).
+    let first = fill(&store, 400_000, 0);
     let relay = start_on(
         store,
         one_worker(500, 4 << 20),
@@ -67,7 +69,7 @@ async fn an_expensive_query_lets_a_cheap_one_go_first() {
     )
     .await;
     let mut c = Client::connect(relay.addr).await;
-    // The newest two events match, then 40 000 candidates do not. The
+    // The newest two events match, then 400 000 candidates do not. The
     // first is sent when the second is found (the engine reads one ahead),
     // so the client sees it early in the scan.
     let expensive = json!({"authors": [AUTHOR], "#t": ["rare"]});
