@@ -220,3 +220,28 @@ fn errors_equal_serde_jsons_under_arbitrary_precision() {
         assert_eq!(ours, theirs, "{text}");
     }
 }
+
+/// `ito::json::Value` with exact precision, where serde_json's `Number` is
+/// text too: the document equals serde_json's, numbers written as read,
+/// and both serializers keep the text.
+#[test]
+fn exact_values_equal_serde_jsons() {
+    for (name, doc) in documents() {
+        let Ok(theirs) = serde_json::from_str::<Value>(&doc) else {
+            continue;
+        };
+        let ours = ito::json::Value::from_str_exact(&doc).unwrap();
+        assert_eq!(Value::from(&ours), theirs, "{name}");
+        // serde_json's value into ito's keeps serde_json's number text.
+        assert_eq!(
+            ito::json::Value::from(theirs.clone()).to_string(),
+            serde_json::to_string(&theirs).unwrap(),
+            "{name}"
+        );
+    }
+    let ours = ito::json::Value::from_str_exact("[1.50, 1E400, -0, 7]").unwrap();
+    assert_eq!(ours.to_string(), "[1.50,1E400,-0,7]");
+    assert_eq!(serde_json::to_string(&ours).unwrap(), "[1.50,1E400,-0,7]");
+    assert_eq!(ito::json::to_string(&ours).unwrap(), "[1.50,1E400,-0,7]");
+    assert_eq!(Value::from(&ours)[1].as_number().unwrap().as_str(), "1e+400");
+}

@@ -92,7 +92,7 @@ mod error;
 mod float;
 mod number;
 mod pow5;
-mod precise;
+pub(in crate::json) mod precise;
 mod raw;
 mod read;
 mod stream;

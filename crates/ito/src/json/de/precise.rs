@@ -24,7 +24,7 @@ use super::Deserializer;
 const TOKEN: &str = "$serde_json::private::Number";
 
 /// Whether serde_json's `arbitrary_precision` is on in this build.
-pub(super) fn enabled() -> bool {
+pub(in crate::json) fn enabled() -> bool {
     // 0: not asked yet, 1: off, 2: on. Every thread computes the same
     // answer, so a relaxed race is harmless.
     static STATE: AtomicU8 = AtomicU8::new(0);
@@ -139,7 +139,7 @@ impl<'de> Deserializer<'de> {
 
     /// Consumes a number's digits, fraction and exponent, with serde_json's
     /// grammar errors at serde_json's positions.
-    fn scan_number(&mut self) -> Result<(), Error> {
+    pub(in crate::json) fn scan_number(&mut self) -> Result<(), Error> {
         match self.next_char() {
             None => return Err(self.error(Code::EofWhileParsingValue)),
             Some(b'0') => {

@@ -17,7 +17,7 @@ impl<'de> Deserializer<'de> {
     }
 
     #[inline(always)]
-    pub(super) fn peek_or_null(&self) -> u8 {
+    pub(in crate::json) fn peek_or_null(&self) -> u8 {
         self.peek().unwrap_or(0)
     }
 

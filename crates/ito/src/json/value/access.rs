@@ -4,7 +4,6 @@
 
 use std::ops;
 
-use super::number::N;
 use super::{Map, Number, Text, Value, NULL};
 
 /// What a [`Value`] can be indexed by: `str` (an object's key) or `usize`
@@ -200,14 +199,15 @@ impl<'a> Value<'a> {
         self.as_i64().is_some()
     }
 
-    /// Whether this is a number held as a float.
+    /// Whether this is a number held as a float (or an exact number
+    /// within `f64`'s range: [`Number::is_f64`]).
     ///
     /// ```
     /// assert!(ito::json!(1.0).is_f64() && !ito::json!(1).is_f64());
     /// ```
     #[inline]
     pub fn is_f64(&self) -> bool {
-        matches!(self, Value::Number(Number(N::Float(_))))
+        matches!(self, Value::Number(n) if n.is_f64())
     }
 
     /// Whether this is a string.

@@ -30,9 +30,11 @@
 //! Rendering (`render.rs`) is serde_json's compact and pretty text, byte
 //! for byte; a borrowed string is copied between quotes without a scan.
 //!
-//! Numbers keep no text: like serde_json without `arbitrary_precision`,
-//! integers that fit are `u64`/`i64` and the rest `f64`, correctly
-//! rounded. The parser needs the `serde` feature (it shares the
+//! Numbers keep no text by default: like serde_json without
+//! `arbitrary_precision`, integers that fit are `u64`/`i64` and the rest
+//! `f64`, correctly rounded. [`Value::from_slice_exact`] keeps the text of
+//! every number that is not such an integer (inline up to 23 bytes, so
+//! `Value` stays 32 bytes), and renders it as written. The parser needs the `serde` feature (it shares the
 //! deserializer's scanners, which live under that feature); the type,
 //! its access, rendering and [`json!`](crate::json!) do not.
 

@@ -57,6 +57,8 @@ struct Parser<'o> {
     values: Vec<Value<'o>>,
     keys: Vec<Text<'o>>,
     seen: Vec<u32>,
+    /// Keep the text of numbers that are not plain integers.
+    exact: bool,
 }
 
 impl<'o> Parser<'o> {
@@ -65,6 +67,14 @@ impl<'o> Parser<'o> {
             values: Vec::new(),
             keys: Vec::new(),
             seen: Vec::new(),
+            exact: false,
+        }
+    }
+
+    fn exact() -> Self {
+        Parser {
+            exact: true,
+            ..Parser::new()
         }
     }
 
@@ -90,6 +100,7 @@ impl<'o> Parser<'o> {
                 de.eat_char();
                 Value::String(string::<S>(de)?)
             }
+            b'0'..=b'9' | b'-' if self.exact => exact_number(de)?,
             b'0'..=b'9' => number(de.parse_integer(true)?),
             b'-' => {
                 de.eat_char();
@@ -232,14 +243,40 @@ fn string<'de, 'o, S: Strings<'de, 'o>>(de: &mut Deserializer<'de>) -> Result<Te
 
 #[inline(always)]
 fn number<'o>(n: ParserNumber) -> Value<'o> {
-    Value::Number(Number(match n {
+    Value::Number(Number::plain(match n {
         ParserNumber::U64(x) => N::PosInt(x),
         ParserNumber::I64(x) => N::NegInt(x),
         ParserNumber::F64(x) => N::Float(x),
     }))
 }
 
+/// A number at the cursor (its sign not consumed), its text kept unless
+/// it is an integer that fits: the grammar's errors at the deserializer's
+/// positions, and no range limit.
+fn exact_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
+    let start = de.index;
+    if de.peek_or_null() == b'-' {
+        de.eat_char();
+    }
+    de.scan_number()?;
+    // SAFETY: scan_number consumed only ASCII digits, signs, `.`, `e`, `E`.
+    let text = unsafe { std::str::from_utf8_unchecked(&de.input[start..de.index]) };
+    Ok(Value::Number(Number::exact(text)))
+}
+
 impl<'de> Deserializer<'de> {
+    /// As [`parse_value`](Self::parse_value), keeping the text of every
+    /// number that is not an integer fitting `u64`/`i64` (see
+    /// [`Number`]'s exact precision).
+    ///
+    /// ```
+    /// let mut de = ito::json::Deserializer::from_str("[3.14159265358979323846, 1e999]");
+    /// assert_eq!(de.parse_value_exact().unwrap().to_string(), "[3.14159265358979323846,1e999]");
+    /// ```
+    pub fn parse_value_exact(&mut self) -> Result<Value<'de>, Error> {
+        Parser::exact().parse::<Borrow>(self)
+    }
+
     /// Reads the next value as a [`Value`] that borrows its clean strings
     /// from the input (what follows it is left for [`Deserializer::end`]
     /// or the next call).
@@ -277,6 +314,39 @@ impl<'a> Value<'a> {
     pub fn from_slice(input: &'a [u8]) -> Result<Value<'a>, Error> {
         let mut de = Deserializer::from_slice(input);
         let v = de.parse_value()?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// As [`Value::from_slice`], with exact precision: every number that
+    /// is not an integer fitting `u64`/`i64` keeps its text, and renders
+    /// as written (see [`Number`]). Numbers have no range limit.
+    ///
+    /// ```
+    /// use ito::json::Value;
+    /// let text = br#"{"price": 19.90, "big": 123456789012345678901234567890}"#;
+    /// let v = Value::from_slice_exact(text).unwrap();
+    /// assert_eq!(v.to_string(), r#"{"price":19.90,"big":123456789012345678901234567890}"#);
+    /// // The plain parse rounds: 19.9 and 1.2345678901234568e29.
+    /// assert_eq!(Value::from_slice(text).unwrap()["price"].to_string(), "19.9");
+    /// ```
+    pub fn from_slice_exact(input: &'a [u8]) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_slice(input);
+        let v = de.parse_value_exact()?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// As [`Value::from_str`], with exact precision (see
+    /// [`Value::from_slice_exact`]).
+    ///
+    /// ```
+    /// let v = ito::json::Value::from_str_exact("[1.0, -0, 1E+2]").unwrap();
+    /// assert_eq!(v.to_string(), "[1.0,-0,1E+2]");
+    /// ```
+    pub fn from_str_exact(input: &'a str) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_str(input);
+        let v = de.parse_value_exact()?;
         de.end()?;
         Ok(v)
     }

@@ -7,18 +7,41 @@
 use serde::de::{self, Deserialize, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::json::de::{Deserializer, Error};
+use crate::json::de::{precise, Deserializer, Error};
 use crate::Str;
 
-use super::number::N;
+use super::number::View;
 use super::{Map, Number, Text, Value};
 
 impl Serialize for Number {
+    /// An exact number (see [`Number`]) keeps its text where serde_json's
+    /// `Number` can hold text: when serde_json's `arbitrary_precision` is
+    /// on in the build, it is written as that feature writes a number
+    /// (serde_json's serializer and ito's write the text verbatim).
+    /// Otherwise it is written as its `f64` value, or `null` beyond
+    /// `f64`'s range, as serde_json would hold it; [`Value::to_vec`] and
+    /// `Display` always write the text.
+    ///
+    /// ```
+    /// let n = ito::json::Number::from_exact_text("2.50").unwrap();
+    /// assert_eq!(ito::json::Value::from(n).to_string(), "2.50");
+    /// ```
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0 {
-            N::PosInt(n) => s.serialize_u64(n),
-            N::NegInt(n) => s.serialize_i64(n),
-            N::Float(f) => s.serialize_f64(f),
+        match self.view() {
+            View::PosInt(n) => s.serialize_u64(n),
+            View::NegInt(n) => s.serialize_i64(n),
+            View::Float(f) => s.serialize_f64(f),
+            View::Exact(t) if precise::enabled() => {
+                use serde::ser::SerializeStruct;
+                const TOKEN: &str = "$serde_json::private::Number";
+                let mut st = s.serialize_struct(TOKEN, 1)?;
+                st.serialize_field(TOKEN, t.as_str())?;
+                st.end()
+            }
+            View::Exact(_) => match self.as_f64() {
+                Some(f) => s.serialize_f64(f),
+                None => s.serialize_unit(),
+            },
         }
     }
 }
@@ -165,6 +188,12 @@ impl From<serde_json::Value> for Value<'static> {
 }
 
 fn from_serde_number(n: &serde_json::Number) -> Value<'static> {
+    if precise::enabled() {
+        // serde_json's Number is its text: keep it exactly.
+        if let Some(exact) = Number::from_exact_text(&n.to_string()) {
+            return Value::Number(exact);
+        }
+    }
     if let Some(u) = n.as_u64() {
         u.into()
     } else if let Some(i) = n.as_i64() {
@@ -186,11 +215,23 @@ impl From<&Value<'_>> for serde_json::Value {
         match v {
             Value::Null => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
-            Value::Number(n) => serde_json::Value::Number(match n.0 {
-                N::PosInt(x) => x.into(),
-                N::NegInt(x) => x.into(),
-                N::Float(x) => serde_json::Number::from_f64(x).expect("finite"),
-            }),
+            Value::Number(n) => match n.view() {
+                View::PosInt(x) => serde_json::Value::Number(x.into()),
+                View::NegInt(x) => serde_json::Value::Number(x.into()),
+                View::Float(x) => {
+                    serde_json::Value::Number(serde_json::Number::from_f64(x).expect("finite"))
+                }
+                // With `arbitrary_precision` serde_json reads the text
+                // exactly; without it, as its own parser would (a finite
+                // `f64`; beyond that range serde_json holds no number).
+                View::Exact(t) => match t.parse::<serde_json::Number>() {
+                    Ok(n) if precise::enabled() => serde_json::Value::Number(n),
+                    _ => n
+                        .as_f64()
+                        .and_then(serde_json::Number::from_f64)
+                        .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                },
+            },
             Value::String(s) => serde_json::Value::String(s.as_str().to_owned()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Into::into).collect()),
             Value::Object(o) => {
