@@ -312,6 +312,9 @@ fn count(
                 .as_ref()
                 .is_none_or(|keys| auth::visible_to(event, keys))
         }
+        fn admits_all(&self) -> bool {
+            self.viewer.is_none()
+        }
     }
     let unlimited: Vec<Filter<'_>> = filters
         .iter()
@@ -458,6 +461,10 @@ impl QuerySink for ReqSink {
         self.viewer
             .as_ref()
             .is_none_or(|keys| auth::visible_to(event, keys))
+    }
+
+    fn admits_all(&self) -> bool {
+        self.viewer.is_none()
     }
 }
 

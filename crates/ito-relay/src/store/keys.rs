@@ -74,7 +74,7 @@ impl Table {
 }
 
 pub(crate) const ORDER_LEN: usize = 40;
-const SHORT_TEXT: usize = 200;
+pub(crate) const SHORT_TEXT: usize = 200;
 
 /// The 40-byte order key: `!created_at` then the id.
 pub(crate) fn order(created_at: u64, id: &[u8; 32]) -> [u8; ORDER_LEN] {

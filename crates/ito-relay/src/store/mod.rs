@@ -126,11 +126,22 @@ pub trait QuerySink {
         let _ = event;
         true
     }
+
+    /// `true` promises that [`admits`](Self::admits) admits every event
+    /// of this query, so the store may skip parsing events it can match
+    /// from its indexes alone. The default, `false`, is always correct.
+    fn admits_all(&self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(&[u8]) -> bool> QuerySink for F {
     fn event(&mut self, json: &[u8]) -> bool {
         self(json)
+    }
+
+    fn admits_all(&self) -> bool {
+        true
     }
 }
 

@@ -10,7 +10,9 @@
 //!     one range per value, each starting at `until` and ending at `since`
 //!     merge the ranges by order key (a heap), drop repeats
 //!     load each candidate, keep it if Filter::matches and not expired,
-//!     stop after `limit` kept
+//!     stop after `limit` kept (when the index range alone decides the
+//!     filter, the event is not parsed: its expiration is looked up in
+//!     the ids the expiry index holds as expired at the query's start)
 //! merge the filters' streams by order key, drop repeats, hand each on
 //! ```
 //!
@@ -95,6 +97,10 @@ impl<'r> Range<'r> {
 /// `false`.
 struct Ticks<'s> {
     sink: &'s mut dyn QuerySink,
+    /// The sink's [`QuerySink::admits_all`], asked once.
+    admits_all: bool,
+    /// [`expired_ids`] at the query's start.
+    expired: Option<&'s [[u8; 32]]>,
     n: u32,
     stopped: bool,
 }
@@ -163,6 +169,33 @@ struct FilterStream<'f, 'a, 'r> {
     filter: &'f Filter<'a>,
     candidates: Candidates<'r>,
     remaining: u64,
+    /// Every candidate of the chosen ranges matches the filter: the index
+    /// holds exactly the conditions it has (`since`/`until` are the
+    /// ranges' ends).
+    covered: bool,
+}
+
+/// Above this many expired events not yet purged, a query checks each
+/// candidate's expiration by parsing it instead of by id.
+const MAX_EXPIRED: usize = 4096;
+
+/// The ids of stored events that have expired by `now` but are not purged
+/// yet (the purge runs every few seconds, so usually none), sorted; `None`
+/// if there are more than [`MAX_EXPIRED`].
+fn expired_ids<R: Read>(r: &R, now: u64) -> Result<Option<Vec<[u8; 32]>>, StoreError> {
+    let mut ids = Vec::new();
+    for k in r.scan(Table::Expiry, &[0; 8])? {
+        let k = k?;
+        if k.len() != ORDER_LEN || keys::be64(k) > now {
+            break;
+        }
+        if ids.len() == MAX_EXPIRED {
+            return Ok(None);
+        }
+        ids.push(keys::order_id(k));
+    }
+    ids.sort_unstable();
+    Ok(Some(ids))
 }
 
 fn ranges<'r>(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidates<'r> {
@@ -185,6 +218,8 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
             || filter.tags.iter().any(|t| t.values.is_empty())
             || matches!((filter.since, filter.until), (Some(s), Some(u)) if s > u);
         let remaining = if empty { 0 } else { limit };
+        let no_tags = filter.tags.is_empty();
+        let mut covered = false;
         let candidates = if remaining == 0 {
             Candidates::Ids(Vec::new())
         } else if let Some(ids) = &filter.ids {
@@ -210,15 +245,25 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
                             prefixes.push(p);
                         }
                     }
+                    covered = no_tags;
                     ranges(Table::PubKind, prefixes, filter)
                 }
-                _ => ranges(
-                    Table::Pubkey,
-                    authors.iter().map(|a| a.to_vec()).collect(),
-                    filter,
-                ),
+                _ => {
+                    covered = no_tags && filter.kinds.is_none();
+                    ranges(
+                        Table::Pubkey,
+                        authors.iter().map(|a| a.to_vec()).collect(),
+                        filter,
+                    )
+                }
             }
         } else if let Some(cond) = filter.tags.iter().min_by_key(|t| t.values.len()) {
+            // The index holds a tag's first value under its letter, in
+            // full up to keys::SHORT_TEXT bytes (hashed beyond).
+            covered = filter.tags.len() == 1
+                && filter.kinds.is_none()
+                && cond.name.is_ascii_alphabetic()
+                && cond.values.iter().all(|v| v.len() <= keys::SHORT_TEXT);
             ranges(
                 Table::Tag,
                 cond.values
@@ -228,18 +273,21 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
                 filter,
             )
         } else if let Some(kinds) = &filter.kinds {
+            covered = no_tags;
             ranges(
                 Table::Kind,
                 kinds.iter().map(|k| k.to_be_bytes().to_vec()).collect(),
                 filter,
             )
         } else {
+            covered = no_tags;
             ranges(Table::Created, vec![Vec::new()], filter)
         };
         Ok(FilterStream {
             filter,
             candidates,
             remaining,
+            covered,
         })
     }
 
@@ -261,6 +309,15 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
             let Some(json) = r.get(Table::Events, &o[8..])? else {
                 continue;
             };
+            if self.covered && ticks.admits_all {
+                if let Some(expired) = ticks.expired {
+                    if expired.binary_search(&keys::order_id(&o)).is_err() {
+                        self.remaining -= 1;
+                        return Ok(Some((o, json)));
+                    }
+                    continue;
+                }
+            }
             let event = Event::parse(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
             if !self.filter.matches(&event)
                 || nip::is_expired(&event, now)
@@ -291,8 +348,16 @@ pub(crate) fn run<R: Read>(
         let limit = f.limit.unwrap_or(max_limit).min(max_limit);
         streams.push(FilterStream::new(r, f, limit)?);
     }
+    let admits_all = sink.admits_all();
+    let expired = if admits_all {
+        expired_ids(r, now)?
+    } else {
+        None
+    };
     let mut ticks = Ticks {
         sink,
+        admits_all,
+        expired: expired.as_deref(),
         n: 0,
         stopped: false,
     };
