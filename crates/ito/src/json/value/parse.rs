@@ -240,15 +240,20 @@ impl<'o> Parser<'o> {
 
 /// Moves `stack[mark..]` into a `Vec` of exactly their number: one
 /// allocation and one copy (measured against `drain(mark..).collect()`,
-/// which moved element by element: bench/RESULTS.md, 2026-11-29 02:40).
+/// which moved element by element: bench/RESULTS.md, 2026-11-29 02:12).
 #[inline(always)]
 fn take_tail<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
-    let n = stack.len() - mark;
+    // `mark` is never above the length (children are only pushed above
+    // their container's mark); were it, `n` would wrap past `isize::MAX`
+    // bytes' worth and `with_capacity` would panic before any unsafe step.
+    debug_assert!(mark <= stack.len());
+    let n = stack.len().wrapping_sub(mark);
     let mut out = Vec::with_capacity(n);
-    // SAFETY: `mark <= stack.len()`, so `stack[mark..]` is `n` initialised
-    // elements; `out` has room for `n` and does not overlap `stack`. The
-    // stack's length is cut to `mark` before `out`'s is set, so each
-    // element is owned by exactly one of them (nothing in between panics).
+    // SAFETY: `mark <= stack.len()` (see above), so `stack[mark..]` is `n`
+    // initialised elements; `out` has room for `n` and does not overlap
+    // `stack`. The stack's length is cut to `mark` before `out`'s is set,
+    // so each element is owned by exactly one of them (nothing in between
+    // panics).
     unsafe {
         std::ptr::copy_nonoverlapping(stack.as_ptr().add(mark), out.as_mut_ptr(), n);
         stack.set_len(mark);
@@ -259,7 +264,9 @@ fn take_tail<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
 
 /// The members of an object: `keys[kmark..]` paired with
 /// `values[vmark..]` (equally many), moved into a `Vec` of exactly their
-/// number.
+/// number. Each pair is written field by field: building the tuple first
+/// was 5 % slower on twitter (and the zip of two drains 20 % slower on
+/// citm).
 #[inline(always)]
 fn take_members<'o>(
     keys: &mut Vec<Text<'o>>,
@@ -267,8 +274,11 @@ fn take_members<'o>(
     values: &mut Vec<Value<'o>>,
     vmark: usize,
 ) -> Vec<(Text<'o>, Value<'o>)> {
-    let n = keys.len() - kmark;
-    assert_eq!(values.len() - vmark, n, "one value per key");
+    // Marks above the lengths would make `n` wrap and `with_capacity`
+    // panic before any unsafe step, as in `take_tail`.
+    debug_assert!(kmark <= keys.len() && vmark <= values.len());
+    let n = keys.len().wrapping_sub(kmark);
+    assert_eq!(values.len().wrapping_sub(vmark), n, "one value per key");
     let mut out: Vec<(Text<'o>, Value<'o>)> = Vec::with_capacity(n);
     // SAFETY: `keys[kmark..]` and `values[vmark..]` are `n` initialised
     // elements each (checked above) and `out` has room for `n` pairs; each
