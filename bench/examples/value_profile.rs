@@ -25,7 +25,9 @@ fn main() {
     for _ in 0..rounds {
         let (p, d) = match mode.as_str() {
             "borrow" => timed(|| ito::json::Value::from_slice(black_box(&text)).unwrap()),
-            "owned" => timed(|| ito::json::from_slice::<ito::json::Value>(black_box(&text)).unwrap()),
+            "owned" => {
+                timed(|| ito::json::from_slice::<ito::json::Value>(black_box(&text)).unwrap())
+            }
             "sonic" => timed(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&text)).unwrap()),
             "serde" => {
                 timed(|| serde_json::from_slice::<serde_json::Value>(black_box(&text)).unwrap())
