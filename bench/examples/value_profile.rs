@@ -1,11 +1,17 @@
-//! Parses canada.json into `ito::json::Value` in a loop, for a profiler
-//! (`perf record`), printing the best time of one parse: `value_profile [borrow|owned] [twitter|citm|canada]`.
+//! Parses a corpus document into `ito::json::Value` (or a peer's value) in
+//! a loop, for a profiler (`perf record`), printing the best time of one
+//! parse and of one drop, apart:
+//! `value_profile [borrow|owned|sonic|serde] [twitter|citm|canada] [rounds]`.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "borrow".into());
     let name = std::env::args().nth(2).unwrap_or_else(|| "canada".into());
+    let rounds: usize = std::env::args()
+        .nth(3)
+        .map_or(300, |r| r.parse().expect("rounds"));
     let text = std::fs::read(format!(
         "data/corpus/{}.json",
         if name == "citm" {
@@ -15,19 +21,30 @@ fn main() {
         }
     ))
     .unwrap();
-    let mut best = std::time::Duration::MAX;
-    for _ in 0..300 {
-        let start = std::time::Instant::now();
-        if mode == "borrow" {
-            drop(black_box(
-                ito::json::Value::from_slice(black_box(&text)).unwrap(),
-            ));
-        } else {
-            drop(black_box(
-                ito::json::from_slice::<ito::json::Value>(black_box(&text)).unwrap(),
-            ));
-        }
-        best = best.min(start.elapsed());
+    let (mut parse, mut drop_) = (Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        let (p, d) = match mode.as_str() {
+            "borrow" => timed(|| ito::json::Value::from_slice(black_box(&text)).unwrap()),
+            "owned" => {
+                timed(|| ito::json::from_slice::<ito::json::Value>(black_box(&text)).unwrap())
+            }
+            "sonic" => timed(|| sonic_rs::from_slice::<sonic_rs::Value>(black_box(&text)).unwrap()),
+            "serde" => {
+                timed(|| serde_json::from_slice::<serde_json::Value>(black_box(&text)).unwrap())
+            }
+            _ => panic!("mode: borrow, owned, sonic or serde"),
+        };
+        parse = parse.min(p);
+        drop_ = drop_.min(d);
     }
-    println!("{mode} {name}: {best:?} per parse (best of 300)");
+    println!("{mode} {name}: parse {parse:?}, drop {drop_:?} (best of {rounds} each)");
+}
+
+/// The time to build the value, then the time to drop it.
+fn timed<T>(f: impl FnOnce() -> T) -> (Duration, Duration) {
+    let start = Instant::now();
+    let v = black_box(f());
+    let mid = Instant::now();
+    drop(v);
+    (mid - start, mid.elapsed())
 }

@@ -3,6 +3,8 @@
 //! and from text), owned ones (escaped, inline and on the heap), the large
 //! object's lazily built hash index (built, shared by two threads, kept
 //! through inserts, dropped on removal, cloned, dropped with its object),
+//! containers whose children own heap memory (each moved off the
+//! parser's stack once: dropped, pushed onto, a child taken, made owned),
 //! the serde entry that recognises ito's deserializer, and every prefix of
 //! a small document as an error. Results are compared with serde_json's.
 //!
@@ -82,4 +84,32 @@ fn every_prefix_is_an_error_like_serde_json() {
             .map_err(|e| e.to_string());
         assert_eq!(ours, theirs);
     }
+}
+
+/// Containers whose children own heap memory, at every nesting the
+/// parser's stack moves: arrays of heap strings and of non-empty arrays,
+/// objects of them. Dropped, grown by a push, a child moved out, made
+/// owned: each heap block must have exactly one owner (a child left on the
+/// parser's stack after its move would be freed twice).
+#[test]
+fn moved_children_have_one_owner() {
+    let long = "\\\"an escaped string longer than 23 bytes\\\"";
+    let text = format!(
+        r#"[["{long}", "{long}", ["{long}"]], {{"a": ["{long}", [1, 2]], "b": {{"c": "{long}"}}}}, [[], [[3]]], "{long}"]"#
+    );
+    let v = Value::from_str(&text).unwrap();
+    same(&v, &text);
+    drop(v);
+
+    let mut v = Value::from_str(&text).unwrap();
+    assert!(v[0].push(Value::from_str(&text).unwrap()));
+    let child = v[1]["a"].take();
+    assert_eq!(child[0].as_str().unwrap().len(), 40);
+    assert!(v[1]["a"].is_null());
+    let owned = v.clone().into_owned();
+    drop(v);
+    drop(child);
+    drop(text);
+    assert_eq!(owned[0][3][0][2][0].as_str().unwrap().len(), 40);
+    assert_eq!(owned[2][1][0][0], 3);
 }

@@ -111,7 +111,10 @@ impl<'a> Map<'a> {
 
     /// The members of a parsed object, duplicates resolved as serde_json
     /// resolves them (first position, last value). `seen` is scratch.
-    #[inline]
+    /// Inlined, so the parser stores the `Map` straight into its slot
+    /// (returned through memory, it was read back in wider loads than it
+    /// was written: a store-forwarding stall).
+    #[inline(always)]
     pub(super) fn from_parsed(
         mut entries: Vec<(Text<'a>, Value<'a>)>,
         seen: &mut Vec<u32>,
@@ -341,7 +344,7 @@ impl<'a> Map<'a> {
 
 /// Whether two members share a key: pairwise for small objects, through
 /// the scratch table `seen` for larger ones.
-#[inline]
+#[inline(never)]
 fn has_duplicates(entries: &[(Text<'_>, Value<'_>)], seen: &mut Vec<u32>) -> bool {
     let n = entries.len();
     if n <= 8 {
