@@ -287,9 +287,8 @@ mod tests {
 
     fn signed(kind: u16, tags: &str) -> Arc<[u8]> {
         let key = SecretKey::generate().unwrap();
-        let template = format!(
-            r#"{{"created_at":1700000000,"kind":{kind},"tags":{tags},"content":"hi"}}"#
-        );
+        let template =
+            format!(r#"{{"created_at":1700000000,"kind":{kind},"tags":{tags},"content":"hi"}}"#);
         let mut json = Vec::new();
         UnsignedEvent::parse(template.as_bytes())
             .unwrap()
@@ -309,7 +308,13 @@ mod tests {
         let conn = Arc::new(conn);
         let filters = vec![Filter::parse(br#"{"kinds":[1,4]}"#).unwrap().into_owned()];
         let cancel = fanout.subscribe(&conn, "s", filters);
-        fanout.go_live(conn.id, "s", &cancel, snapshot, b"[\"EOSE\",\"s\"]".to_vec());
+        fanout.go_live(
+            conn.id,
+            "s",
+            &cancel,
+            snapshot,
+            b"[\"EOSE\",\"s\"]".to_vec(),
+        );
         let mut frames = Vec::new();
         while let Ok(Out::Text(text)) = rx.try_recv() {
             frames.push(text);
@@ -325,7 +330,13 @@ mod tests {
         // The snapshot was read before batch 5 committed.
         let frames = open(&fanout, 4);
         let event = String::from_utf8(json.to_vec()).unwrap();
-        assert_eq!(frames, [r#"["EOSE","s"]"#.to_owned(), format!(r#"["EVENT","s",{event}]"#)]);
+        assert_eq!(
+            frames,
+            [
+                r#"["EOSE","s"]"#.to_owned(),
+                format!(r#"["EVENT","s",{event}]"#)
+            ]
+        );
     }
 
     #[test]
