@@ -2,18 +2,27 @@
 //! every connection.
 //!
 //! ```text
-//! publish(event, json, batch):
+//! publish(event, json, batch):                   (batch applied, not yet synced)
+//!     remember (batch, json) until synced()
 //!     numbers = index.matches(event)             (a few hash probes)
 //!     for each distinct subscription owning a number:
 //!         pending (its stored answer still running): keep (batch, json)
 //!         live since snapshot s: send ["EVENT",sub,json] if batch > s
+//! subscribe(sub):   pending; keep each remembered event it matches
+//! synced():         forget the remembered events (their batch is committed)
 //! go_live(sub, s):  send EOSE, then the kept events with batch > s
 //! ```
 //!
-//! A subscription is registered before its snapshot is opened, so every
-//! event committed after the snapshot reaches it; an event the snapshot
-//! already holds (batch <= s) is not sent again. Ephemeral events carry
-//! batch `u64::MAX`: never in a snapshot, always delivered. The event's
+//! The writer publishes a batch once it is applied, before its commit and
+//! sync, so live delivery does not wait for the disk. A subscription is
+//! registered before its snapshot is opened, so every event published
+//! after the registration reaches it; one published before the
+//! registration is either remembered (its batch not yet committed, so
+//! perhaps not in the snapshot) or committed, hence in the snapshot. An
+//! event the snapshot already holds (batch <= s) is not sent again.
+//! Ephemeral events carry batch `u64::MAX`: never in a snapshot, always
+//! delivered, never remembered (a subscription opened after one was
+//! published does not get it, as before the sync was overlapped). The event's
 //! JSON is shared; each delivery copies it between the subscription's
 //! precomputed `["EVENT","<id>",` and `]`, never re-serializing it.
 //! With NIP-42 on, a direct message (kind 4 or 1059) skips every
@@ -53,6 +62,9 @@ struct Inner {
     owner: HashMap<u32, Key>,
     subs: HashMap<Key, Sub>,
     hits: Vec<u32>,
+    /// Stored events published whose batch is not committed yet (at most
+    /// one batch: there is one writer).
+    unsynced: Vec<(u64, Arc<[u8]>)>,
 }
 
 /// The live subscriptions of all connections.
@@ -106,6 +118,23 @@ impl Fanout {
         let mut inner = self.lock();
         let key: Key = (conn.id, Arc::from(sub));
         inner.remove(&key);
+        // Published before this registration, perhaps not in the snapshot
+        // about to be read: kept like an event published from now on.
+        let mut kept = Vec::new();
+        let mut bytes = 0;
+        for (batch, json) in &inner.unsynced {
+            let Ok(event) = Event::parse(json) else {
+                continue;
+            };
+            if ito::nostr::matches_any(&filters, &event) && self.visible(&event, conn) {
+                bytes += json.len();
+                kept.push((*batch, json.clone()));
+            }
+        }
+        if bytes > conn.soft_bound() {
+            conn.kill();
+            kept.clear();
+        }
         let mut numbers = Vec::with_capacity(filters.len());
         for f in filters {
             let n = inner.index.insert(f);
@@ -119,10 +148,7 @@ impl Fanout {
                 conn: conn.clone(),
                 numbers,
                 prefix: event_prefix(sub),
-                state: State::Pending {
-                    kept: Vec::new(),
-                    bytes: 0,
-                },
+                state: State::Pending { kept, bytes },
                 cancel: cancel.clone(),
             },
         );
@@ -172,10 +198,22 @@ impl Fanout {
         }
     }
 
-    /// Delivers one accepted event committed in batch `batch`.
+    /// Whether `conn` may receive `event` (NIP-42 on: a direct message
+    /// goes only to its author and recipients).
+    fn visible(&self, event: &Event<'_>, conn: &Conn) -> bool {
+        !(self.protect && auth::is_protected(event.kind))
+            || conn.with_authed(|keys| auth::visible_to(event, keys))
+    }
+
+    /// Delivers one accepted event of batch `batch` (`u64::MAX`:
+    /// ephemeral), applied and perhaps not yet committed; a stored one is
+    /// remembered until [`Fanout::synced`].
     pub(crate) fn publish(&self, event: &Event<'_>, json: &Arc<[u8]>, batch: u64) {
         let mut guard = self.lock();
         let inner = &mut *guard;
+        if batch != u64::MAX {
+            inner.unsynced.push((batch, json.clone()));
+        }
         inner.index.matches(event, &mut inner.hits);
         if inner.hits.is_empty() {
             return;
@@ -183,7 +221,6 @@ impl Fanout {
         // A subscription's filters get consecutive numbers (inserted
         // together under this lock, never reused) and the hits come
         // ascending, so one subscription's hits are adjacent.
-        let protected = self.protect && auth::is_protected(event.kind);
         let mut last: Option<&Key> = None;
         for n in &inner.hits {
             let Some(key) = inner.owner.get(n) else {
@@ -196,7 +233,7 @@ impl Fanout {
             let Some(s) = inner.subs.get_mut(key) else {
                 continue;
             };
-            if protected && !s.conn.with_authed(|keys| auth::visible_to(event, keys)) {
+            if !self.visible(event, &s.conn) {
                 continue;
             }
             match &mut s.state {
@@ -218,6 +255,12 @@ impl Fanout {
         }
     }
 
+    /// The batch of every event published so far is committed (or
+    /// failed): a snapshot opened from now on holds what it stored.
+    pub(crate) fn synced(&self) {
+        self.lock().unsynced.clear();
+    }
+
     /// How many filters are open over all connections.
     pub(crate) fn filters(&self) -> usize {
         self.lock().index.len()
@@ -233,5 +276,97 @@ impl Inner {
                 self.owner.remove(&n);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conn::Out;
+    use ito::nostr::{SecretKey, UnsignedEvent};
+
+    fn signed(kind: u16, tags: &str) -> Arc<[u8]> {
+        let key = SecretKey::generate().unwrap();
+        let template =
+            format!(r#"{{"created_at":1700000000,"kind":{kind},"tags":{tags},"content":"hi"}}"#);
+        let mut json = Vec::new();
+        UnsignedEvent::parse(template.as_bytes())
+            .unwrap()
+            .sign(&key)
+            .to_json(&mut json);
+        Arc::from(json)
+    }
+
+    fn publish(fanout: &Fanout, json: &Arc<[u8]>, batch: u64) {
+        fanout.publish(&Event::parse(json).unwrap(), json, batch);
+    }
+
+    /// Subscribes to kinds 1 and 4, ends the stored part at `snapshot`,
+    /// and returns the frames the connection got.
+    fn open(fanout: &Fanout, snapshot: u64) -> Vec<String> {
+        let (conn, mut rx) = Conn::new(7, 1 << 20);
+        let conn = Arc::new(conn);
+        let filters = vec![Filter::parse(br#"{"kinds":[1,4]}"#).unwrap().into_owned()];
+        let cancel = fanout.subscribe(&conn, "s", filters);
+        fanout.go_live(
+            conn.id,
+            "s",
+            &cancel,
+            snapshot,
+            b"[\"EOSE\",\"s\"]".to_vec(),
+        );
+        let mut frames = Vec::new();
+        while let Ok(Out::Text(text)) = rx.try_recv() {
+            frames.push(text);
+        }
+        frames
+    }
+
+    #[test]
+    fn an_event_published_before_the_subscription_and_not_committed_arrives_after_eose() {
+        let fanout = Fanout::new(false);
+        let json = signed(1, "[]");
+        publish(&fanout, &json, 5);
+        // The snapshot was read before batch 5 committed.
+        let frames = open(&fanout, 4);
+        let event = String::from_utf8(json.to_vec()).unwrap();
+        assert_eq!(
+            frames,
+            [
+                r#"["EOSE","s"]"#.to_owned(),
+                format!(r#"["EVENT","s",{event}]"#)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_the_snapshot_holds_is_not_sent_again() {
+        let fanout = Fanout::new(false);
+        publish(&fanout, &signed(1, "[]"), 5);
+        assert_eq!(open(&fanout, 5), [r#"["EOSE","s"]"#]);
+    }
+
+    #[test]
+    fn a_synced_batch_is_left_to_the_snapshot() {
+        let fanout = Fanout::new(false);
+        publish(&fanout, &signed(1, "[]"), 5);
+        fanout.synced();
+        assert_eq!(open(&fanout, 4), [r#"["EOSE","s"]"#]);
+    }
+
+    #[test]
+    fn ephemeral_and_unmatched_events_are_not_kept_for_a_later_subscription() {
+        let fanout = Fanout::new(false);
+        publish(&fanout, &signed(1, "[]"), u64::MAX);
+        publish(&fanout, &signed(7, "[]"), 5);
+        assert_eq!(open(&fanout, 4), [r#"["EOSE","s"]"#]);
+    }
+
+    #[test]
+    fn a_remembered_direct_message_goes_only_to_its_parties() {
+        let fanout = Fanout::new(true);
+        let other = "ab".repeat(32);
+        publish(&fanout, &signed(4, &format!(r#"[["p","{other}"]]"#)), 5);
+        assert_eq!(open(&fanout, 4), [r#"["EOSE","s"]"#]);
     }
 }

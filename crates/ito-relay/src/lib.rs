@@ -7,8 +7,8 @@
 //!      │                                                           │ one transaction
 //!      │<────────────────────── OK (after the commit) ─────────────┤ per wake-up
 //!      │                                                           │
-//!      ├──REQ──> blocking pool: EventStore::query ──> EVENT… EOSE  │
-//!      │         (registered first in the fan-out)                 v
+//!      ├──REQ──> blocking pool: EventStore::query ──> EVENT… EOSE  │ (applied, before
+//!      │         (registered first in the fan-out)                 v  the sync)
 //!      │<──────────── live EVENTs <── Fanout: one FilterIndex over every subscription
 //! ```
 //!
@@ -35,6 +35,9 @@
 //!   synced; `duplicate:` (accepted) for an event already stored; `invalid:`
 //!   for bad ids, signatures, upper-case hex, expired events and too many
 //!   tags; `blocked:` for events their author deleted; `rate-limited:`.
+//! - Live subscribers get an event once its transaction applied it,
+//!   before the sync (milliseconds on a shared disk): a crash can lose an
+//!   event a subscriber saw, never one acknowledged to its publisher.
 //! - Answers hold exactly `min(limit, matches)` events per filter, newest
 //!   first, ties by lowest id, no event twice across the filters of one
 //!   `REQ`; `limit` bounds the stored part only.

@@ -4,18 +4,26 @@
 //! loop:
 //!     wait for one event (or the purge interval)
 //!     take every event already waiting too (up to MAX_BATCH)
-//!     one transaction: apply each, commit, sync     (EventStore::write_batch)
-//!     publish the accepted ones live, then answer each event's OK
+//!     one transaction: apply each                   (EventStore::write_batch_with)
+//!         publish the accepted ones live
+//!         commit, sync
+//!     answer each event's OK
 //! ```
 //!
 //! Under light load a batch is one event and waits for nobody; under heavy
 //! load the events that arrive during one commit's sync form the next
 //! batch, so the cost of a sync is shared by all of them. `OK true` is
-//! sent only after `write_batch` returned, that is after the commit.
+//! sent only after `write_batch_with` returned, that is after the commit.
+//!
+//! Live delivery does not wait for the sync (a few milliseconds on a
+//! shared disk, most of a small batch's time): a subscriber may see an
+//! event that a crash or a failed commit then loses, whose publisher got
+//! no `OK true` and will send it again. `fanout.rs` says why no
+//! subscription misses an event or gets one twice around its `EOSE`.
 
 use crate::conn::Conn;
 use crate::fanout::Fanout;
-use crate::store::{EventStore, Outcome};
+use crate::store::{Batch, EventStore, Outcome};
 use ito::nostr::{Event, RelayMessage};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -86,25 +94,31 @@ pub(crate) fn run(
 
 fn commit(store: &dyn EventStore, fanout: &Fanout, jobs: &mut Vec<Job>) {
     let events: Vec<&[u8]> = jobs.iter().map(|j| j.json.as_slice()).collect();
-    let result = store.write_batch(&events, now());
+    // Live delivery first (before the sync), then the OK: a client that
+    // waits for its OK and then subscribes never sees the event arrive
+    // live after that subscription's EOSE.
+    let mut publish = |batch: &Batch| {
+        for (json, &outcome) in events.iter().zip(&batch.outcomes) {
+            if !outcome.is_live() {
+                continue;
+            }
+            let seq = if outcome == Outcome::Ephemeral {
+                u64::MAX
+            } else {
+                batch.seq
+            };
+            if let Ok(event) = Event::parse(json) {
+                let json: Arc<[u8]> = Arc::from(*json);
+                fanout.publish(&event, &json, seq);
+            }
+        }
+    };
+    let result = store.write_batch_with(&events, now(), &mut publish);
+    fanout.synced();
     drop(events);
     match result {
         Ok(batch) => {
             for (job, outcome) in jobs.drain(..).zip(batch.outcomes) {
-                // Live delivery first, then the OK: a client that waits for
-                // its OK and then subscribes never sees the event arrive
-                // live after that subscription's EOSE.
-                if outcome.is_live() {
-                    let seq = if outcome == Outcome::Ephemeral {
-                        u64::MAX
-                    } else {
-                        batch.seq
-                    };
-                    if let Ok(event) = Event::parse(&job.json) {
-                        let json: Arc<[u8]> = Arc::from(job.json.as_slice());
-                        fanout.publish(&event, &json, seq);
-                    }
-                }
                 if let Some(conn) = &job.conn {
                     let (accepted, message) = outcome.ok_message();
                     conn.send(ok_frame(&job.id, accepted, message));

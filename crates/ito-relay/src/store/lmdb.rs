@@ -167,6 +167,17 @@ impl Write for Txn<'_, '_> {
 
 impl EventStore for LmdbStore {
     fn write_batch(&self, events: &[&[u8]], now: u64) -> Result<Batch, StoreError> {
+        self.write_batch_with(events, now, &mut |_| {})
+    }
+
+    /// `applied` runs inside the write transaction, before the commit and
+    /// its two syncs (data pages, then the meta page).
+    fn write_batch_with(
+        &self,
+        events: &[&[u8]],
+        now: u64,
+        applied: &mut dyn FnMut(&Batch),
+    ) -> Result<Batch, StoreError> {
         let mut wtxn = self.env.write_txn().map_err(backend)?;
         let batch = apply_batch(
             &mut Txn {
@@ -176,6 +187,7 @@ impl EventStore for LmdbStore {
             events,
             now,
         )?;
+        applied(&batch);
         // An error before here drops the transaction: nothing of the
         // batch is kept.
         wtxn.commit().map_err(backend)?;

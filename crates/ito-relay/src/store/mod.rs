@@ -182,6 +182,40 @@ pub trait EventStore: Send + Sync + 'static {
     /// transaction, at time `now`; returns after the commit is durable.
     fn write_batch(&self, events: &[&[u8]], now: u64) -> Result<Batch, StoreError>;
 
+    /// [`EventStore::write_batch`], calling `applied` with the batch's
+    /// outcomes and number once every event is applied, before the
+    /// commit is made durable where the store can (a durable store's sync
+    /// takes milliseconds; the relay publishes live events from
+    /// `applied`, so live delivery does not wait for the disk). `applied`
+    /// must not call the store. If the commit then fails, the result is
+    /// the error, as from `write_batch`. The default calls `applied` after
+    /// the commit.
+    ///
+    /// ```
+    /// use ito_relay::{EventStore, MemoryStore, Outcome};
+    /// # use ito::nostr::{SecretKey, UnsignedEvent};
+    /// # let key = SecretKey::generate()?;
+    /// # let event = UnsignedEvent::parse(br#"{"created_at":1700000000,"kind":1,"tags":[],"content":"gm"}"#)?.sign(&key);
+    /// # let mut json = Vec::new();
+    /// # event.to_json(&mut json);
+    /// let store = MemoryStore::new();
+    /// let mut seen = None;
+    /// let batch = store.write_batch_with(&[&json], 1_700_000_100, &mut |b| seen = Some(b.seq))?;
+    /// assert_eq!(batch.outcomes, [Outcome::Stored]);
+    /// assert_eq!(seen, Some(batch.seq));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn write_batch_with(
+        &self,
+        events: &[&[u8]],
+        now: u64,
+        applied: &mut dyn FnMut(&Batch),
+    ) -> Result<Batch, StoreError> {
+        let batch = self.write_batch(events, now)?;
+        applied(&batch);
+        Ok(batch)
+    }
+
     /// Streams the stored events matching any filter to `sink`: newest
     /// first, ties by lowest id, `min(limit, max_limit)` per filter (a
     /// filter without `limit` gets `max_limit`), no event twice, nothing
