@@ -80,6 +80,22 @@ fn rt() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
+/// Reads every frame of a fastwebsockets reader (`WebSocket` or
+/// `FragmentCollector`: no common trait), checking each text payload's
+/// UTF-8; the payload bytes seen.
+macro_rules! fws_read_all {
+    ($ws:ident) => {{
+        let mut bytes = 0;
+        while let Ok(frame) = $ws.read_frame().await {
+            if frame.opcode == OpCode::Text {
+                let t = std::str::from_utf8(&frame.payload).expect("UTF-8");
+                bytes += black_box(t.as_bytes()).len();
+            }
+        }
+        bytes
+    }};
+}
+
 fn read(c: &mut Criterion) {
     let (client, _) = messages();
     let wire = masked_frames(&client);
@@ -103,43 +119,32 @@ fn read(c: &mut Criterion) {
             })
         })
     });
-    g.bench_function("fastwebsockets", |b| {
-        b.iter(|| {
-            rt.block_on(async {
-                let mut ws = WebSocket::after_handshake(socket(black_box(&wire)), FwsRole::Server);
-                ws.set_auto_close(false);
-                ws.set_auto_pong(false);
-                let mut bytes = 0;
-                while let Ok(frame) = ws.read_frame().await {
-                    if frame.opcode == OpCode::Text {
-                        let t = std::str::from_utf8(&frame.payload).expect("UTF-8");
-                        bytes += black_box(t.as_bytes()).len();
-                    }
-                }
-                assert_eq!(bytes, payload);
+    // Plain, and with fragmented messages reassembled as a relay needs
+    // (its tests send fragmented frames), as tungstenite does.
+    for collect in [false, true] {
+        let name = if collect {
+            "fastwebsockets+FragmentCollector"
+        } else {
+            "fastwebsockets"
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                rt.block_on(async {
+                    let mut ws =
+                        WebSocket::after_handshake(socket(black_box(&wire)), FwsRole::Server);
+                    ws.set_auto_close(false);
+                    ws.set_auto_pong(false);
+                    let bytes = if collect {
+                        let mut ws = FragmentCollector::new(ws);
+                        fws_read_all!(ws)
+                    } else {
+                        fws_read_all!(ws)
+                    };
+                    assert_eq!(bytes, payload);
+                })
             })
-        })
-    });
-    // What a relay needs: fragmented messages reassembled (the relay's
-    // tests send fragmented frames), as tungstenite does.
-    g.bench_function("fastwebsockets+FragmentCollector", |b| {
-        b.iter(|| {
-            rt.block_on(async {
-                let mut ws = WebSocket::after_handshake(socket(black_box(&wire)), FwsRole::Server);
-                ws.set_auto_close(false);
-                ws.set_auto_pong(false);
-                let mut ws = FragmentCollector::new(ws);
-                let mut bytes = 0;
-                while let Ok(frame) = ws.read_frame().await {
-                    if frame.opcode == OpCode::Text {
-                        let t = std::str::from_utf8(&frame.payload).expect("UTF-8");
-                        bytes += black_box(t.as_bytes()).len();
-                    }
-                }
-                assert_eq!(bytes, payload);
-            })
-        })
-    });
+        });
+    }
     g.finish();
 }
 
