@@ -2,7 +2,9 @@
 //! `float_roundtrip`): the same verdict, the same document, the same error
 //! message, line and column; a parsed document renders as serde_json
 //! renders it (compact), and reads back to itself; every key looked up
-//! finds its value.
+//! finds its value. The exact-precision parse agrees with the plain one
+//! (numbers beyond `f64` aside), renders back to itself, and holds the
+//! same document once its numbers are read as `f64`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -22,7 +24,22 @@ fn keys_found(v: &ito::json::Value<'_>) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let ours = ito::json::Value::from_slice(data);
+    let exact = ito::json::Value::from_slice_exact(data);
+    let plain = ito::json::Value::from_slice(data);
+    match (&exact, &plain) {
+        (Ok(e), Ok(p)) => {
+            let text = e.to_vec();
+            assert_eq!(&ito::json::Value::from_slice_exact(&text).unwrap(), e);
+            // Exact numbers read as f64 give the plain document.
+            assert_eq!(serde_json::Value::from(e), serde_json::Value::from(p));
+        }
+        // Exact numbers have no range: past one, the parses part ways.
+        (_, Err(p)) if p.to_string().starts_with("number out of range") => {}
+        (Err(e), Err(p)) => assert_eq!(e.to_string(), p.to_string()),
+        (Ok(_), Err(p)) => panic!("the plain parse refused what exact read: {p}"),
+        (Err(e), Ok(_)) => panic!("exact refused what the plain parse read: {e}"),
+    }
+    let ours = plain;
     let theirs = serde_json::from_slice::<serde_json::Value>(data);
     match (ours, theirs) {
         (Ok(a), Ok(b)) => {
