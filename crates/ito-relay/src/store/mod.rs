@@ -130,6 +130,21 @@ pub trait QuerySink {
     /// `true` promises that [`admits`](Self::admits) admits every event
     /// of this query, so the store may skip parsing events it can match
     /// from its indexes alone. The default, `false`, is always correct.
+    ///
+    /// ```
+    /// use ito_relay::{EventStore, MemoryStore, QuerySink};
+    /// /// Collects every stored event it is given; hides nothing.
+    /// struct All(Vec<Vec<u8>>);
+    /// impl QuerySink for All {
+    ///     fn event(&mut self, json: &[u8]) -> bool { self.0.push(json.to_vec()); true }
+    ///     fn admits_all(&self) -> bool { true }
+    /// }
+    /// let mut all = All(Vec::new());
+    /// let filter = ito::nostr::Filter::parse(br#"{"kinds":[1]}"#)?;
+    /// MemoryStore::new().query_sink(&[filter], 500, 0, &mut all)?;
+    /// assert!(all.0.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn admits_all(&self) -> bool {
         false
     }
