@@ -177,6 +177,17 @@ echo "== i686-unknown-linux-gnu: library unit tests, Str, interner and codec tes
   --test nostr_codec --test nostr_events --test hex_kernels
 step_done "i686 step"
 
+# The fuzz build and the Miri runs need a nightly toolchain. A bare CI
+# machine has none: install it (minimal profile, with Miri and the std
+# sources Miri builds from; about 1 min). Only where rustup cannot reach
+# its server do the two steps below say so and skip.
+if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  echo "== installing the nightly toolchain (fuzz build, Miri)"
+  rustup toolchain install nightly --profile minimal --no-self-update \
+    --component miri --component rust-src \
+    || echo "== could not install nightly: the fuzz build and Miri runs below will skip"
+fi
+
 # Fuzz targets need nightly (cargo-fuzz); build them when it is installed so
 # they cannot rot, and say so when it is not.
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
