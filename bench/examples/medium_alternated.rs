@@ -17,7 +17,8 @@
 //!   `hex1me` / `hex1md` (1 MiB);
 //! - `targets`: every set above, one after the other.
 //!
-//! `ONLY=<n>` runs contender `n` alone (0 = ito), for `perf stat`.
+//! `ONLY=<n>` runs contender `n` alone (0 = ito), for `perf stat` or
+//! `perf record`; `ONLY_ROUNDS=<r>` sets its number of rounds.
 
 use ito_bench::{medium_text, Rng};
 use std::hint::black_box;
@@ -40,6 +41,10 @@ fn alternate(rounds: usize, units: usize, fs: &mut [Contender<'_>]) {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
     {
+        let rounds = std::env::var("ONLY_ROUNDS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(rounds);
         for _ in 0..rounds {
             (fs[only].1)();
         }

@@ -1414,6 +1414,25 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 )]
 const INLINE_MEDIUM: usize = 64;
 
+/// The same bound where the build guarantees AVX2: four 32-byte blocks
+/// cover up to 128 bytes.
+#[cfg_attr(
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
+    allow(dead_code)
+)]
+const BUILD_MEDIUM: usize = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+    128
+} else {
+    INLINE_MEDIUM
+};
+
 /// Escapes (with `QUOTES`, quotes) an input longer than 16 bytes:
 ///
 /// - builds that guarantee AVX-512: that kernel, called by name (its masked
@@ -1453,7 +1472,7 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
                 }
             };
         }
-        if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= INLINE_MEDIUM {
+        if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= BUILD_MEDIUM {
             // Out of line: `json::quote` inlines this dispatch into its
             // callers, and the four-block path is too big to copy there.
             return medium_base_call::<QUOTES>(dst, b);
@@ -1513,9 +1532,13 @@ fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     medium_base::<QUOTES>(dst, b)
 }
 
-/// Escapes (with `QUOTES`, quotes) an input of at most 64 bytes with the
-/// baseline 16-byte block (no CPU detection): [`medium_first`]'s
-/// overlapping blocks, then [`escape_rest`] from the first escape.
+/// Escapes (with `QUOTES`, quotes) an input of at most [`BUILD_MEDIUM`] bytes without
+/// CPU detection. Inputs of up to 32 bytes get here only when they need
+/// escaping (`json::quote`'s inline paths took the clean ones), so they go
+/// straight to the escape loop; longer ones are copied and checked in
+/// overlapping blocks ([`clean_blocks`]), then [`escape_rest`] from the
+/// first escape. No partial load: the clean path needs few registers and
+/// no frame.
 #[cfg(all(
     any(
         target_arch = "x86_64",
@@ -1527,17 +1550,25 @@ fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 #[inline(always)]
 fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     let (n, q) = (b.len(), QUOTES as usize);
-    debug_assert!(n <= INLINE_MEDIUM);
-    // Room for the blocks (at least 16 bytes even below 16) + quotes.
-    dst.reserve(n.max(16) + 2 * q);
-    // SAFETY: the reserve covers every store; the baseline block needs
-    // no CPU detection; only written bytes are committed.
+    debug_assert!(n <= BUILD_MEDIUM);
+    if n <= 32 {
+        return escape_all::<QUOTES>(dst, b);
+    }
+    if dst.capacity() - dst.len() < n + 2 * q {
+        // Grow out of line and come back: no value lives across a call on
+        // the usual path, so it saves no registers.
+        return reserve_then::<QUOTES>(dst, b);
+    }
+    // SAFETY: 32 < n <= 64; the room checked covers every store (each block
+    // ends within n bytes after the quote); the blocks need no CPU
+    // detection beyond what the build guarantees; only written bytes are
+    // committed.
     unsafe {
         let o = dst.as_mut_ptr().add(dst.len());
         if QUOTES {
             *o = b'"';
         }
-        match medium_first::<Base16, false>(b.as_ptr(), n, o.add(q)) {
+        match clean_blocks(b.as_ptr(), n, o.add(q)) {
             None => {
                 if QUOTES {
                     *o.add(q + n) = b'"';
@@ -1550,6 +1581,124 @@ fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             }
         }
     }
+}
+
+/// Copies `n` bytes (33..=[`BUILD_MEDIUM`]) from `src` to `o` and returns
+/// the index of the first byte needing an escape, if any: four overlapping
+/// blocks, 32 bytes wide where the build guarantees AVX2 (up to 128
+/// bytes), else 16 (up to 64), branch-free on x86.
+///
+/// # Safety
+/// `src..src + n` readable, `o..o + n` writable, `32 < n <= BUILD_MEDIUM`.
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
+#[inline(always)]
+unsafe fn clean_blocks(src: *const u8, n: usize, o: *mut u8) -> Option<usize> {
+    debug_assert!(n > 32 && n <= BUILD_MEDIUM);
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    // SAFETY: 32 < n <= 128: the 32-byte loads and stores at 0 and
+    // n - 32 (and, past 64 bytes, at 32 and n - 64) lie within [0, n) and
+    // cover it; the build guarantees AVX2.
+    unsafe {
+        use crate::simd::vector::x86::Avx2;
+        let (a, z) = (Avx2::load(src), Avx2::load(src.add(n - 32)));
+        a.store(o);
+        z.store(o.add(n - 32));
+        if n <= 64 {
+            let m = a.special_mask() | z.special_mask() << (n - 32);
+            return (m != 0).then(|| m.trailing_zeros() as usize);
+        }
+        let (b, y) = (Avx2::load(src.add(32)), Avx2::load(src.add(n - 64)));
+        b.store(o.add(32));
+        y.store(o.add(n - 64));
+        // The first 64 bytes, then the last 64.
+        let head = a.special_mask() | b.special_mask() << 32;
+        let tail = y.special_mask() | z.special_mask() << 32;
+        if head != 0 {
+            Some(head.trailing_zeros() as usize)
+        } else {
+            (tail != 0).then(|| n - 64 + tail.trailing_zeros() as usize)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    // SAFETY: the four 16-byte loads and stores lie within [0, n)
+    // (n - 32 >= 1); baseline instructions only.
+    unsafe {
+        let (a, b, y, z) = (
+            Base16::load(src),
+            Base16::load(src.add(16)),
+            Base16::load(src.add(n - 32)),
+            Base16::load(src.add(n - 16)),
+        );
+        a.store(o);
+        b.store(o.add(16));
+        y.store(o.add(n - 32));
+        z.store(o.add(n - 16));
+        let (ma, mb, my, mz) = (
+            a.special_mask(),
+            b.special_mask(),
+            y.special_mask(),
+            z.special_mask(),
+        );
+        if Base16::STRIDE == 1 {
+            // One positional mask: its lowest bit is the first flagged byte.
+            let m = (ma | mb << 16) as u128 | (my as u128) << (n - 32) | (mz as u128) << (n - 16);
+            return (m != 0).then(|| m.trailing_zeros() as usize);
+        }
+        // Masks of several bits per byte (NEON): the first flagged block.
+        if ma | mb | my | mz == 0 {
+            return None;
+        }
+        Some(if ma != 0 {
+            first::<Base16>(ma)
+        } else if mb != 0 {
+            16 + first::<Base16>(mb)
+        } else if my != 0 {
+            n - 32 + first::<Base16>(my)
+        } else {
+            n - 16 + first::<Base16>(mz)
+        })
+    }
+}
+
+/// [`medium_base`] after making room for a clean copy of `b`.
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
+#[cold]
+#[inline(never)]
+fn reserve_then<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    dst.reserve(b.len() + 2 * QUOTES as usize);
+    medium_base::<QUOTES>(dst, b)
+}
+
+/// Escapes all of `b` through the escape loop (out of line: the inputs
+/// that need it are the minority).
+#[cfg(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+))]
+#[inline(never)]
+fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    if QUOTES {
+        dst.push(b'"');
+    }
+    escape_rest::<QUOTES>(dst, b, 0);
 }
 
 /// The rest of an inline medium escape from its first escape at `start`
