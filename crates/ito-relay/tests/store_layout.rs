@@ -102,7 +102,10 @@ fn hex_and_text_tags(store: &dyn EventStore) {
     let a = sign(&k[0], 10, 1, &[tag("x", &lower)], "a");
     let b = sign(&k[0], 11, 1, &[tag("x", &upper)], "b");
     let c = sign(&k[0], 12, 1, &[tag("x", &not_hex)], "c");
-    store.write_batch(&[&a, &b, &c], NOW).unwrap();
+    // The 32 bytes `lower` stands for, as text: must not meet `a`'s key.
+    let same_bytes = "Z".repeat(32);
+    let d = sign(&k[0], 14, 1, &[tag("x", &same_bytes)], "d");
+    store.write_batch(&[&a, &b, &c, &d], NOW).unwrap();
     let e = sign(&k[0], 13, 1, &[tag("e", &lower)], "e");
     store.write_batch(&[&e], NOW).unwrap();
     assert_eq!(
@@ -110,7 +113,12 @@ fn hex_and_text_tags(store: &dyn EventStore) {
         [id_of(&e)]
     );
     // `#e` takes only lower-case hex in a filter; `#x` takes any text.
-    for (value, event) in [(&lower, &a), (&upper, &b), (&not_hex, &c)] {
+    for (value, event) in [
+        (&lower, &a),
+        (&upper, &b),
+        (&not_hex, &c),
+        (&same_bytes, &d),
+    ] {
         assert_eq!(
             ids(store, &format!(r##"{{"#x":["{value}"]}}"##)),
             [id_of(event)]
