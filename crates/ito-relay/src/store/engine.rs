@@ -98,8 +98,11 @@ pub(crate) fn seq_of<R: Read>(r: &R, id: &[u8]) -> Result<Option<u64>, StoreErro
     }
 }
 
+/// A stored row: the event's id and its JSON.
+pub(crate) type Row<'r> = (&'r [u8], &'r [u8]);
+
 /// The id and JSON of the event stored under `seq`.
-pub(crate) fn load<R: Read>(r: &R, seq: u64) -> Result<Option<(&[u8], &[u8])>, StoreError> {
+pub(crate) fn load<R: Read>(r: &R, seq: u64) -> Result<Option<Row<'_>>, StoreError> {
     match r.get(Table::Events, &seq.to_be_bytes())? {
         Some(v) if v.len() > 32 => Ok(Some(v.split_at(32))),
         Some(_) => Err(StoreError::Corrupt(format!("event row {seq} is too short"))),

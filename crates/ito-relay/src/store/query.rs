@@ -303,7 +303,7 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
                     list.push((keys::order(event.created_at, id), json));
                 }
             }
-            list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            list.sort_unstable_by_key(|c| Reverse(c.0));
             list.dedup_by(|a, b| a.0 == b.0);
             Candidates::Ids(list)
         } else if let Some(authors) = &filter.authors {
