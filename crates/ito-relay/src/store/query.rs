@@ -85,7 +85,10 @@ impl<'r> Range<'r> {
         loop {
             let k = match keys.peek() {
                 Some(Ok(k)) => *k,
-                Some(Err(_)) => return Err(keys.next().and_then(Result::err).expect("an error")),
+                Some(Err(_)) => match keys.next() {
+                    Some(Err(e)) => return Err(e),
+                    _ => continue,
+                },
                 None => break,
             };
             if !k.starts_with(&self.prefix) {
@@ -108,9 +111,23 @@ impl<'r> Range<'r> {
     }
 
     /// Appends the next run of candidates (keys sharing `!created_at .
-    /// id[..8]`, usually one) to `out`; appends nothing when the range is
-    /// done.
+    /// id[..8]`, usually one) to `out`; appends nothing only when the
+    /// range is done.
     fn next_run<R: Read>(
+        &mut self,
+        r: &'r R,
+        out: &mut Vec<Candidate<'r>>,
+    ) -> Result<(), StoreError> {
+        let start = out.len();
+        while out.len() == start && !self.done {
+            self.read_run(r, out)?;
+        }
+        Ok(())
+    }
+
+    /// One run's keys, each with its stored row (a key whose row is
+    /// missing, which a consistent store never has, is skipped).
+    fn read_run<R: Read>(
         &mut self,
         r: &'r R,
         out: &mut Vec<Candidate<'r>>,
@@ -126,7 +143,6 @@ impl<'r> Range<'r> {
             let mut h = [0u8; SUFFIX_HEAD];
             h.copy_from_slice(&rest[..SUFFIX_HEAD]);
             head = Some(h);
-            // An index entry without its event cannot happen; skip one.
             if let Some((id, json)) = engine::load(r, keys::be64(&rest[SUFFIX_HEAD..]))? {
                 let mut o = [0u8; ORDER_LEN];
                 o[..8].copy_from_slice(&rest[..8]);
