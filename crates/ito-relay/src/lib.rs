@@ -16,7 +16,13 @@
 //!   streamed queries; [`LmdbStore`] (default, durable) and
 //!   [`MemoryStore`]. Both are ordered tables underneath and share one
 //!   implementation of the rules and of the query engine, so they answer
-//!   alike (the oracle test holds both to a brute-force scan).
+//!   alike (the oracle test holds both to a brute-force scan). Each stored
+//!   event gets a sequence number: the event rows are keyed by it, so a
+//!   new event is appended at the end of the database instead of dirtying
+//!   a random page, and index keys end in a 24-byte `!created_at .
+//!   id[..8] . seq` (the layout, format 2, is in `store/keys.rs`). A
+//!   database of another format is refused with [`StoreError::Format`]:
+//!   move it with `ito relay export` (old build), `ito relay import` (new).
 //! - [`Relay`]: sockets, limits ([`Limits`], one place, printed in NIP-11),
 //!   the group-commit writer, fan-out, shutdown; [`Policy`] hooks refuse
 //!   events, filters or connections beyond what the NIPs say.
@@ -105,7 +111,7 @@
 //! commit; `query` reads one consistent snapshot and returns the batch
 //! number it includes (the fan-out uses it so that no event is lost or
 //! sent twice around `EOSE`). On FoundationDB the tables of this crate's
-//! key layout map one to one onto key ranges (the order keys already sort
+//! key layout map one to one onto key ranges (the index keys already sort
 //! newest first) and the batch number is a versionstamp. On PostgreSQL the
 //! events are one table with the canonical JSON in a `bytea` column,
 //! B-tree indexes on `(pubkey, created_at DESC, id)`, `(kind, created_at

@@ -12,10 +12,10 @@
 //! a larger map.
 
 use super::engine::{self, KeyIter, Read, Write};
-use super::keys::Table;
+use super::keys::{self, Table};
 use super::{apply_batch, query, Batch, EventStore, QuerySink, StoreError};
 use heed::types::Bytes;
-use heed::{Database, Env, EnvOpenOptions, RoTxn, RwTxn, WithoutTls};
+use heed::{Database, Env, EnvOpenOptions, PutFlags, RoTxn, RwTxn, WithoutTls};
 use ito::nostr::Filter;
 use std::ops::Bound;
 use std::path::Path;
@@ -87,6 +87,33 @@ impl LmdbStore {
                     .map_err(backend)?,
             );
         }
+        let meta = dbs[Table::Meta as usize];
+        let found = match meta.get(&wtxn, keys::FORMAT_KEY).map_err(backend)? {
+            Some(v) if v.len() == 8 => Some(keys::be64(v)),
+            Some(_) => Some(0),
+            // Format 1 kept no version; it wrote the batch number.
+            None if meta.get(&wtxn, keys::SEQ_KEY).map_err(backend)?.is_some()
+                || !dbs[Table::Events as usize]
+                    .is_empty(&wtxn)
+                    .map_err(backend)? =>
+            {
+                Some(1)
+            }
+            None => None,
+        };
+        match found {
+            Some(keys::FORMAT) => {}
+            // Dropping the transaction leaves the database as it was.
+            Some(found) => {
+                return Err(StoreError::Format {
+                    found,
+                    expected: keys::FORMAT,
+                })
+            }
+            None => meta
+                .put(&mut wtxn, keys::FORMAT_KEY, &keys::FORMAT.to_be_bytes())
+                .map_err(backend)?,
+        }
         wtxn.commit().map_err(backend)?;
         Ok(LmdbStore { env, dbs })
     }
@@ -155,6 +182,11 @@ impl Write for Txn<'_, '_> {
     fn put(&mut self, table: Table, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
         self.dbs[table as usize]
             .put(self.txn, key, value)
+            .map_err(backend)
+    }
+    fn append(&mut self, table: Table, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
+        self.dbs[table as usize]
+            .put_with_flags(self.txn, PutFlags::APPEND, key, value)
             .map_err(backend)
     }
     fn del(&mut self, table: Table, key: &[u8]) -> Result<(), StoreError> {

@@ -75,6 +75,20 @@ pub enum StoreError {
     Corrupt(String),
     /// An event given to `write_batch` does not parse.
     Invalid(String),
+    /// The database was written in another storage format than this
+    /// build reads. Its events move with `ito relay export` run by the
+    /// build that wrote it, then `ito relay import` run by this one.
+    ///
+    /// ```
+    /// let e = ito_relay::StoreError::Format { found: 1, expected: 2 };
+    /// assert!(e.to_string().contains("format 1"));
+    /// ```
+    Format {
+        /// The format the database holds.
+        found: u64,
+        /// The format this build reads and writes.
+        expected: u64,
+    },
 }
 
 impl fmt::Display for StoreError {
@@ -83,6 +97,13 @@ impl fmt::Display for StoreError {
             StoreError::Backend(m) => write!(f, "database: {m}"),
             StoreError::Corrupt(m) => write!(f, "corrupt stored event: {m}"),
             StoreError::Invalid(m) => write!(f, "invalid event: {m}"),
+            StoreError::Format { found, expected } => write!(
+                f,
+                "the database is in storage format {found}, this build reads format \
+                 {expected}: export its events with the ito that wrote it \
+                 (`ito relay export`) and import them into a new database with \
+                 this one (`ito relay import`)"
+            ),
         }
     }
 }

@@ -8,32 +8,38 @@
 //!                      kinds          -> kind ranges
 //!                      otherwise      -> the created_at index
 //!     one range per value, each starting at `until` and ending at `since`
+//!     load each candidate by its seq (its full id and JSON)
 //!     merge the ranges by order key (a heap), drop repeats
-//!     load each candidate, keep it if Filter::matches and not expired,
+//!     keep a candidate if Filter::matches and not expired,
 //!     stop after `limit` kept (when the index range alone decides the
 //!     filter, the event is not parsed: its expiration is looked up in
 //!     the ids the expiry index holds as expired at the query's start)
 //! merge the filters' streams by order key, drop repeats, hand each on
 //! ```
 //!
-//! Order keys (`!created_at . id`) sort newest first with ties by lowest
-//! id, so every scan is a forward seek: nothing is sorted in memory except
-//! an `ids` list, and at most one event per filter is held at a time.
+//! Index suffixes (`!created_at . id[..8] . seq`) sort newest first with
+//! ties by lowest id prefix, so every scan is a forward seek. Candidates
+//! are merged by their full order key (`!created_at . id`, read with the
+//! event): a range hands the heap every key of a run that shares
+//! `!created_at . id[..8]` at once, so the rare run whose seq order is not
+//! its id order is still merged in NIP-01's order. Nothing else is sorted
+//! in memory except an `ids` list.
 
-use super::engine::{KeyIter, Read};
-use super::keys::{self, Table, ORDER_LEN};
+use super::engine::{self, KeyIter, Read};
+use super::keys::{self, Table, ORDER_LEN, SUFFIX_HEAD, SUFFIX_LEN};
 use super::{QuerySink, StoreError, TICK_EVERY};
 use crate::nip;
 use ito::nostr::{Event, Filter};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::iter::Peekable;
 
 type Order = [u8; ORDER_LEN];
 
 /// Above this many author × kind pairs a filter scans by author alone.
 const MAX_PAIRS: usize = 256;
 
-/// One index range: keys `prefix . order` with `!created_at` from
+/// One index range: keys `prefix . suffix` with `!created_at` from
 /// `until`'s down to `since`'s, read through one cursor.
 struct Range<'r> {
     table: Table,
@@ -42,9 +48,12 @@ struct Range<'r> {
     start: Vec<u8>,
     /// The last `!created_at` accepted (from `since`).
     last_inv: u64,
-    keys: Option<KeyIter<'r>>,
+    keys: Option<Peekable<KeyIter<'r>>>,
     done: bool,
 }
+
+/// A candidate: its order key and stored JSON.
+type Candidate<'r> = (Order, &'r [u8]);
 
 impl<'r> Range<'r> {
     fn new(table: Table, prefix: Vec<u8>, f: &Filter<'_>) -> Range<'r> {
@@ -62,34 +71,86 @@ impl<'r> Range<'r> {
         }
     }
 
-    fn next<R: Read>(&mut self, r: &'r R) -> Result<Option<Order>, StoreError> {
+    /// The suffix of the next key in range, without taking it.
+    fn peek<R: Read>(&mut self, r: &'r R) -> Result<Option<&'r [u8]>, StoreError> {
         if self.done {
             return Ok(None);
         }
         let keys = match &mut self.keys {
             Some(keys) => keys,
-            None => self.keys.insert(r.scan(self.table, &self.start)?),
+            None => self
+                .keys
+                .insert(r.scan(self.table, &self.start)?.peekable()),
         };
-        for k in keys.by_ref() {
-            let k = k?;
+        loop {
+            let k = match keys.peek() {
+                Some(Ok(k)) => *k,
+                Some(Err(_)) => match keys.next() {
+                    Some(Err(e)) => return Err(e),
+                    _ => continue,
+                },
+                None => break,
+            };
             if !k.starts_with(&self.prefix) {
                 break;
             }
             let rest = &k[self.prefix.len()..];
-            if rest.len() != ORDER_LEN {
+            if rest.len() != SUFFIX_LEN {
                 // Cannot happen with prefix-free keys; never misread one.
+                keys.next();
                 continue;
             }
             if keys::be64(rest) > self.last_inv {
                 break;
             }
-            let mut o = [0u8; ORDER_LEN];
-            o.copy_from_slice(rest);
-            return Ok(Some(o));
+            return Ok(Some(rest));
         }
         self.done = true;
         self.keys = None;
         Ok(None)
+    }
+
+    /// Appends the next run of candidates (keys sharing `!created_at .
+    /// id[..8]`, usually one) to `out`; appends nothing only when the
+    /// range is done.
+    fn next_run<R: Read>(
+        &mut self,
+        r: &'r R,
+        out: &mut Vec<Candidate<'r>>,
+    ) -> Result<(), StoreError> {
+        let start = out.len();
+        while out.len() == start && !self.done {
+            self.read_run(r, out)?;
+        }
+        Ok(())
+    }
+
+    /// One run's keys, each with its stored row (a key whose row is
+    /// missing, which a consistent store never has, is skipped).
+    fn read_run<R: Read>(
+        &mut self,
+        r: &'r R,
+        out: &mut Vec<Candidate<'r>>,
+    ) -> Result<(), StoreError> {
+        let mut head: Option<[u8; SUFFIX_HEAD]> = None;
+        while let Some(rest) = self.peek(r)? {
+            if head.is_some_and(|h| rest[..SUFFIX_HEAD] != h) {
+                break;
+            }
+            if let Some(keys) = &mut self.keys {
+                keys.next();
+            }
+            let mut h = [0u8; SUFFIX_HEAD];
+            h.copy_from_slice(&rest[..SUFFIX_HEAD]);
+            head = Some(h);
+            if let Some((id, json)) = engine::load(r, keys::be64(&rest[SUFFIX_HEAD..]))? {
+                let mut o = [0u8; ORDER_LEN];
+                o[..8].copy_from_slice(&rest[..8]);
+                o[8..].copy_from_slice(id);
+                out.push((o, json));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -121,42 +182,60 @@ impl Ticks<'_> {
 /// The candidates of one filter, merged by order key, repeats dropped.
 enum Candidates<'r> {
     /// Sorted descending, so `pop` gives the next.
-    Ids(Vec<Order>),
+    Ids(Vec<Candidate<'r>>),
     Ranges {
         ranges: Vec<Range<'r>>,
-        heap: BinaryHeap<Reverse<(Order, usize)>>,
+        heap: BinaryHeap<Reverse<(Candidate<'r>, usize)>>,
+        /// How many candidates of each range the heap holds.
+        held: Vec<usize>,
         started: bool,
         last: Option<Order>,
+        run: Vec<Candidate<'r>>,
     },
 }
 
 impl<'r> Candidates<'r> {
-    fn next<R: Read>(&mut self, r: &'r R) -> Result<Option<Order>, StoreError> {
+    fn next<R: Read>(&mut self, r: &'r R) -> Result<Option<Candidate<'r>>, StoreError> {
         match self {
             Candidates::Ids(list) => Ok(list.pop()),
             Candidates::Ranges {
                 ranges,
                 heap,
+                held,
                 started,
                 last,
+                run,
             } => {
+                // Every range's smallest unread candidate is in the heap:
+                // a range is read again only once the heap holds none of
+                // its run, and the rest of a range sorts after its run.
+                let mut refill = |i: usize,
+                                  ranges: &mut Vec<Range<'r>>,
+                                  heap: &mut BinaryHeap<_>,
+                                  held: &mut Vec<usize>|
+                 -> Result<(), StoreError> {
+                    ranges[i].next_run(r, run)?;
+                    held[i] = run.len();
+                    heap.extend(run.drain(..).map(|c| Reverse((c, i))));
+                    Ok(())
+                };
                 if !*started {
                     *started = true;
-                    for (i, range) in ranges.iter_mut().enumerate() {
-                        if let Some(o) = range.next(r)? {
-                            heap.push(Reverse((o, i)));
-                        }
+                    held.resize(ranges.len(), 0);
+                    for i in 0..ranges.len() {
+                        refill(i, ranges, heap, held)?;
                     }
                 }
-                while let Some(Reverse((o, i))) = heap.pop() {
-                    if let Some(n) = ranges[i].next(r)? {
-                        heap.push(Reverse((n, i)));
+                while let Some(Reverse((c, i))) = heap.pop() {
+                    held[i] -= 1;
+                    if held[i] == 0 {
+                        refill(i, ranges, heap, held)?;
                     }
-                    if *last == Some(o) {
+                    if *last == Some(c.0) {
                         continue;
                     }
-                    *last = Some(o);
-                    return Ok(Some(o));
+                    *last = Some(c.0);
+                    return Ok(Some(c));
                 }
                 Ok(None)
             }
@@ -186,13 +265,17 @@ fn expired_ids<R: Read>(r: &R, now: u64) -> Result<Option<Vec<[u8; 32]>>, StoreE
     let mut ids = Vec::new();
     for k in r.scan(Table::Expiry, &[0; 8])? {
         let k = k?;
-        if k.len() != ORDER_LEN || keys::be64(k) > now {
+        if k.len() != 16 || keys::be64(k) > now {
             break;
         }
         if ids.len() == MAX_EXPIRED {
             return Ok(None);
         }
-        ids.push(keys::order_id(k));
+        if let Some((id, _)) = engine::load(r, keys::be64(&k[8..]))? {
+            let mut a = [0u8; 32];
+            a.copy_from_slice(id);
+            ids.push(a);
+        }
     }
     ids.sort_unstable();
     Ok(Some(ids))
@@ -205,13 +288,15 @@ fn ranges<'r>(table: Table, prefixes: Vec<Vec<u8>>, f: &Filter<'_>) -> Candidate
             .map(|p| Range::new(table, p, f))
             .collect(),
         heap: BinaryHeap::new(),
+        held: Vec::new(),
         started: false,
         last: None,
+        run: Vec::new(),
     }
 }
 
 impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
-    fn new<R: Read>(r: &R, filter: &'f Filter<'a>, limit: u64) -> Result<Self, StoreError> {
+    fn new<R: Read>(r: &'r R, filter: &'f Filter<'a>, limit: u64) -> Result<Self, StoreError> {
         let empty = filter.ids.as_ref().is_some_and(|s| s.is_empty())
             || filter.authors.as_ref().is_some_and(|s| s.is_empty())
             || filter.kinds.as_ref().is_some_and(|s| s.is_empty())
@@ -225,14 +310,17 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
         } else if let Some(ids) = &filter.ids {
             let mut list = Vec::with_capacity(ids.len());
             for id in ids.iter() {
-                if let Some(json) = r.get(Table::Events, id)? {
+                let Some(seq) = engine::seq_of(r, id)? else {
+                    continue;
+                };
+                if let Some((_, json)) = engine::load(r, seq)? {
                     let event =
                         Event::parse(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-                    list.push(keys::order(event.created_at, id));
+                    list.push((keys::order(event.created_at, id), json));
                 }
             }
-            list.sort_unstable_by(|a, b| b.cmp(a));
-            list.dedup();
+            list.sort_unstable_by_key(|c| Reverse(c.0));
+            list.dedup_by(|a, b| a.0 == b.0);
             Candidates::Ids(list)
         } else if let Some(authors) = &filter.authors {
             match &filter.kinds {
@@ -302,12 +390,9 @@ impl<'f, 'a, 'r> FilterStream<'f, 'a, 'r> {
                 self.remaining = 0;
                 break;
             }
-            let Some(o) = self.candidates.next(r)? else {
+            let Some((o, json)) = self.candidates.next(r)? else {
                 self.remaining = 0;
                 break;
-            };
-            let Some(json) = r.get(Table::Events, &o[8..])? else {
-                continue;
             };
             if self.covered && ticks.admits_all {
                 if let Some(expired) = ticks.expired {
