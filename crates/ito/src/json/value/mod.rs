@@ -39,17 +39,22 @@
 //! its access, rendering and [`json!`](crate::json!) do not.
 
 mod access;
+mod arena;
+mod array;
 mod macros;
 mod number;
 mod object;
 #[cfg(feature = "serde")]
 mod parse;
 mod render;
+mod seq;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod text;
 
 pub use access::ValueIndex;
+pub use arena::Arena;
+pub use array::Array;
 pub use number::Number;
 pub use object::Map;
 pub use text::Text;
@@ -78,7 +83,7 @@ pub enum Value<'a> {
     /// A string.
     String(Text<'a>),
     /// An array.
-    Array(Vec<Value<'a>>),
+    Array(Array<'a>),
     /// An object.
     Object(Map<'a>),
 }
@@ -188,6 +193,12 @@ impl<'a> From<Map<'a>> for Value<'a> {
 impl<'a, T: Into<Value<'a>>> From<Vec<T>> for Value<'a> {
     fn from(v: Vec<T>) -> Self {
         Value::Array(v.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<'a> From<Array<'a>> for Value<'a> {
+    fn from(a: Array<'a>) -> Self {
+        Value::Array(a)
     }
 }
 
