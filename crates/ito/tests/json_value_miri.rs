@@ -159,6 +159,17 @@ fn arena_values_have_one_owner() {
         assert_eq!(owned[2][0][0][0], 3);
     }
     arena.reset();
+    // Values that own memory without an escape: a large object's lookup
+    // index (built through `&self`) and a long exact number, each inside
+    // arrays that own nothing else. Dropped without a walk, they leak.
+    let members: Vec<String> = (0..20).map(|i| format!("\"k{i}\": [{i}]")).collect();
+    let big = format!("[[{{{}}}], [\"clean\"]]", members.join(", "));
+    let v = Value::from_str_in(&arena, &big).unwrap();
+    assert_eq!(v[0][0]["k19"][0], 19);
+    drop(v);
+    let n = Value::from_slice_exact_in(&arena, b"[[1.00000000000000000000000000001]]").unwrap();
+    assert_eq!(n.to_string(), "[[1.00000000000000000000000000001]]");
+    drop(n);
     let v = Value::from_str_in(&arena, DOC).unwrap();
     same(&v, DOC);
     let prefix = &DOC.as_bytes()[..60];

@@ -2,12 +2,22 @@
 //! freed all at once.
 //!
 //! ```text
-//! chunks:  a few large blocks (4 KiB, then doubling, or the size asked for)
+//! chunks:  a few large blocks: 4 KiB, then doubling up to 256 KiB (or
+//!          the size asked for, when larger)
 //! alloc:   bump a cursor through the current block; a request that does
 //!          not fit opens a new block (the rest of the old one is unused)
 //! free:    nothing per allocation; every block when the arena is dropped
 //!          (or all but the largest on `reset`)
+//! spare:   a thread keeps up to 8 MiB of 256 KiB blocks from its dropped
+//!          arenas, and its next arenas take them before the allocator
 //! ```
+//!
+//! Why the spare blocks: an arena per document frees megabytes at once,
+//! which the system allocator (glibc) gives back to the kernel, and the
+//! next document faults every page in again: 427 page faults per citm
+//! parse, 1.7× the time of the heap parse (bench/RESULTS.md,
+//! 2026-11-29 05:50). sonic-rs keeps a per-thread buffer for the same
+//! reason.
 //!
 //! A parse into an arena ([`Value::from_slice_in`]) moves each closed
 //! container's children here instead of into a heap allocation of their
@@ -18,7 +28,7 @@
 //! [`Value::from_slice_in`]: super::Value::from_slice_in
 
 use std::alloc::{self, Layout};
-use std::cell::{Cell, UnsafeCell};
+use std::cell::{Cell, RefCell, UnsafeCell};
 use std::fmt;
 use std::ptr::NonNull;
 
@@ -28,6 +38,32 @@ const ALIGN: usize = 8;
 
 /// The first block when none was asked for.
 const FIRST: usize = 4096;
+
+/// The largest block the doubling reaches (a single larger request gets
+/// a block of its size): the unused tail of the last block stays under
+/// it, so a document holds at most this much more than it uses.
+const BLOCK_MAX: usize = 256 * 1024;
+
+/// How many `BLOCK_MAX` blocks a thread keeps from dropped arenas (8 MiB).
+const SPARE_MAX: usize = 32;
+
+/// Blocks of `BLOCK_MAX` bytes from this thread's dropped arenas.
+struct Spare(Vec<NonNull<u8>>);
+
+impl Drop for Spare {
+    fn drop(&mut self) {
+        for &ptr in &self.0 {
+            // SAFETY: each was a `BLOCK_MAX` block of an arena, allocated
+            // in `open` with `layout(BLOCK_MAX)`, and is owned by `Spare`
+            // alone since that arena's drop.
+            unsafe { alloc::dealloc(ptr.as_ptr(), layout(BLOCK_MAX)) };
+        }
+    }
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = const { RefCell::new(Spare(Vec::new())) };
+}
 
 /// Memory for the containers of parsed documents (see
 /// [`Value::from_slice_in`](super::Value::from_slice_in)): a few large
@@ -168,15 +204,29 @@ impl Arena {
         at.cast()
     }
 
-    /// Opens a block of at least `bytes` bytes (and twice the last one).
+    /// Opens a block of at least `bytes` bytes (and twice the last one,
+    /// up to `BLOCK_MAX`).
     #[cold]
     #[inline(never)]
     fn open(&self, bytes: usize) {
         // SAFETY: no other reference to `blocks` is alive (see `allocated`).
         let blocks = unsafe { &mut *self.blocks.get() };
-        let size = bytes
-            .max(blocks.last().map_or(FIRST, |b| b.1.saturating_mul(2)))
-            .max(ALIGN);
+        if bytes <= BLOCK_MAX {
+            // A spare block if the thread has one (none while the thread's
+            // locals are being destroyed).
+            let spare = SPARE
+                .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.0.pop()))
+                .ok()
+                .flatten();
+            if let Some(ptr) = spare {
+                blocks.push((ptr, BLOCK_MAX));
+                self.cursor.set(ptr);
+                self.left.set(BLOCK_MAX);
+                return;
+            }
+        }
+        let next = blocks.last().map_or(FIRST, |b| b.1.saturating_mul(2));
+        let size = bytes.max(next.min(BLOCK_MAX)).max(ALIGN);
         let layout = layout(size);
         // SAFETY: `size > 0`.
         let Some(ptr) = NonNull::new(unsafe { alloc::alloc(layout) }) else {
@@ -194,9 +244,26 @@ fn layout(size: usize) -> Layout {
 
 impl Drop for Arena {
     fn drop(&mut self) {
-        for &(ptr, size) in self.blocks.get_mut().iter() {
-            // SAFETY: allocated in `open` with this size and `ALIGN`; no
-            // value points into it any more (they borrowed the arena).
+        let blocks = std::mem::take(self.blocks.get_mut());
+        let mut blocks = blocks.into_iter();
+        // No value points into the blocks any more (they borrowed the
+        // arena): the thread keeps the full-size ones as spares.
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                for (ptr, size) in blocks.by_ref() {
+                    if size == BLOCK_MAX && s.0.len() < SPARE_MAX {
+                        s.0.push(ptr);
+                    } else {
+                        // SAFETY: allocated in `open` (or taken as a spare)
+                        // with this size and `ALIGN`.
+                        unsafe { alloc::dealloc(ptr.as_ptr(), layout(size)) };
+                    }
+                }
+            }
+        });
+        // Left when the thread's spares are gone or borrowed.
+        for (ptr, size) in blocks {
+            // SAFETY: as above.
             unsafe { alloc::dealloc(ptr.as_ptr(), layout(size)) };
         }
     }

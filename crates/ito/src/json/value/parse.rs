@@ -24,6 +24,7 @@ use crate::json::de::{Code, Deserializer, Error, ParserNumber, Reference};
 use crate::Str;
 
 use super::number::N;
+use super::object::LINEAR_MAX;
 use super::seq::{Seq, TOO_LONG};
 use super::{Arena, Array, Map, Number, Text, Value};
 
@@ -64,6 +65,10 @@ struct Parser<'o> {
     exact: bool,
     /// Where closed containers' children go (else the heap).
     arena: Option<&'o Arena>,
+    /// How many values owning memory were built so far (strings and
+    /// number texts not inline, containers that own or may own some): a
+    /// container whose children left it unchanged is pure (`seq.rs`).
+    owners: usize,
 }
 
 impl<'o> Parser<'o> {
@@ -74,6 +79,7 @@ impl<'o> Parser<'o> {
             seen: Vec::new(),
             exact: false,
             arena: None,
+            owners: 0,
         }
     }
 
@@ -112,9 +118,15 @@ impl<'o> Parser<'o> {
         let v = match peek {
             b'"' => {
                 de.eat_char();
-                Value::String(string::<S>(de)?)
+                let s = string::<S>(de)?;
+                self.owners += s.owns_memory() as usize;
+                Value::String(s)
             }
-            b'0'..=b'9' | b'-' if self.exact => exact_number(de)?,
+            b'0'..=b'9' | b'-' if self.exact => {
+                let n = exact_number(de)?;
+                self.owners += n.owns_memory() as usize;
+                Value::Number(n)
+            }
             b'0'..=b'9' => number(de.parse_integer(true)?),
             b'-' => {
                 de.eat_char();
@@ -177,6 +189,7 @@ impl<'o> Parser<'o> {
         enter(de)?;
         de.eat_char();
         let mark = self.values.len();
+        let owners = self.owners;
         // The closed array's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
         let mut first = true;
@@ -204,7 +217,8 @@ impl<'o> Parser<'o> {
             self.push::<S>(de)?;
         }
         de.remaining_depth += 1;
-        let items = take_tail(&mut self.values, mark, self.arena)
+        let pure = self.owners == owners;
+        let items = take_tail(&mut self.values, mark, self.arena, pure)
             .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
         // SAFETY: `capacity > mark` since the reserve at the opening
         // bracket (capacities never shrink), and `take_tail` left the
@@ -221,6 +235,7 @@ impl<'o> Parser<'o> {
         enter(de)?;
         de.eat_char();
         let (kmark, vmark) = (self.keys.len(), self.values.len());
+        let owners = self.owners;
         // The closed object's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
         match de.parse_whitespace() {
@@ -230,6 +245,7 @@ impl<'o> Parser<'o> {
                     Some(k) => S::clean(k),
                     None => string::<S>(de)?,
                 };
+                self.owners += key.owns_memory() as usize;
                 self.keys.push(key);
                 de.parse_object_colon()?;
                 self.push::<S>(de)?;
@@ -254,8 +270,21 @@ impl<'o> Parser<'o> {
         }
         de.eat_char(); // `}`
         de.remaining_depth += 1;
-        let members = take_members(&mut self.keys, kmark, &mut self.values, vmark, self.arena)
-            .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
+        // A large object builds its lookup index on a `&self` lookup,
+        // which no `&mut` access announces: never pure.
+        if self.keys.len() - kmark > LINEAR_MAX {
+            self.owners += 1;
+        }
+        let pure = self.owners == owners;
+        let members = take_members(
+            &mut self.keys,
+            kmark,
+            &mut self.values,
+            vmark,
+            self.arena,
+            pure,
+        )
+        .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
         let obj = Map::from_parsed(members, &mut self.seen);
         // SAFETY: `capacity > vmark` since the reserve at the opening
         // brace (capacities never shrink), and `take_members` left the
@@ -275,6 +304,7 @@ fn take_tail<'o, T>(
     stack: &mut Vec<T>,
     mark: usize,
     arena: Option<&'o Arena>,
+    pure: bool,
 ) -> Option<Seq<'o, T>> {
     // `mark` is never above the length (children are only pushed above
     // their container's mark); were it, `n` would wrap and fail the check.
@@ -288,7 +318,7 @@ fn take_tail<'o, T>(
     // the stack's length is cut to `mark`, so each has one owner (nothing
     // in between panics but an allocation failure, which aborts).
     unsafe {
-        let out = Seq::move_from(stack.as_ptr().add(mark), n, arena);
+        let out = Seq::move_from(stack.as_ptr().add(mark), n, arena, pure);
         stack.set_len(mark);
         Some(out)
     }
@@ -307,6 +337,7 @@ fn take_members<'o>(
     values: &mut Vec<Value<'o>>,
     vmark: usize,
     arena: Option<&'o Arena>,
+    pure: bool,
 ) -> Option<Seq<'o, (Text<'o>, Value<'o>)>> {
     debug_assert!(kmark <= keys.len() && vmark <= values.len());
     let n = keys.len().wrapping_sub(kmark);
@@ -338,7 +369,7 @@ fn take_members<'o>(
         values.set_len(vmark);
         let o = std::ptr::NonNull::new_unchecked(o);
         Some(match arena {
-            Some(_) => Seq::from_arena(o, n as u32),
+            Some(_) => Seq::from_arena(o, n as u32, pure),
             None => Seq::from_raw_heap(o, n as u32),
         })
     }
@@ -375,7 +406,7 @@ fn number<'o>(n: ParserNumber) -> Value<'o> {
 /// A number at the cursor (its sign not consumed), its text kept unless
 /// it is an integer that fits: the grammar's errors at the deserializer's
 /// positions, and no range limit.
-fn exact_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
+fn exact_number(de: &mut Deserializer<'_>) -> Result<Number, Error> {
     let start = de.index;
     if de.peek_or_null() == b'-' {
         de.eat_char();
@@ -383,7 +414,7 @@ fn exact_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
     de.scan_number()?;
     // SAFETY: scan_number consumed only ASCII digits, signs, `.`, `e`, `E`.
     let text = unsafe { std::str::from_utf8_unchecked(&de.input[start..de.index]) };
-    Ok(Value::Number(Number::exact(text)))
+    Ok(Number::exact(text))
 }
 
 impl<'de> Deserializer<'de> {

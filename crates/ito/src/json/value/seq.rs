@@ -5,14 +5,23 @@
 //! ptr  len  cap
 //!  .    n   >0   heap: a Vec's allocation, freed on drop
 //!  .    n    0   arena (or empty): never freed here; the arena frees it
+//!  .    n   MAX  arena, and nothing below owns memory: dropped without
+//!                a walk (the parser proves it; `&mut` access ends it)
 //! ```
 //!
 //! Reading and changing elements in place works on either. Whatever
 //! changes the length goes through a `Vec`: a heap `Seq` lends its own
 //! allocation, an arena one is first copied into a new heap allocation
 //! (copy on grow; the arena's copy is then left unused). Dropping a `Seq`
-//! drops its elements either way: a value moved into an arena slot (by
-//! `get_mut`, say) may own heap memory.
+//! drops its elements either way (a value moved into an arena slot, by
+//! `get_mut` say, may own heap memory), unless it is marked pure: the
+//! parser marks an arena container whose elements own nothing, down to
+//! the leaves (borrowed or inline strings, plain numbers, pure containers,
+//! no object large enough to build a lookup index), and the only way to
+//! change an element, `as_mut_slice`, takes the mark off. Every container
+//! on the path to a changed element was reached through `as_mut_slice`,
+//! so none of them skips the walk that drops it. (Skipping a drop is
+//! never unsafe, only a leak; Miri's leak check is the test.)
 //!
 //! Lengths and capacities are `u32`, so that an object (this, plus its
 //! lookup index) and a string fit in a 32-byte `Value`; more than
@@ -29,7 +38,8 @@ use super::Arena;
 pub(super) struct Seq<'a, T> {
     ptr: NonNull<T>,
     len: u32,
-    /// 0: not ours to free (arena, or nothing allocated).
+    /// 0: not ours to free (arena, or nothing allocated); `PURE`: arena,
+    /// and nothing to drop below.
     cap: u32,
     /// Borrows the arena the elements may live in.
     _arena: PhantomData<&'a Arena>,
@@ -42,6 +52,9 @@ pub(super) struct Seq<'a, T> {
 unsafe impl<T: Send> Send for Seq<'_, T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for Seq<'_, T> {}
+
+/// `cap` of an arena `Seq` whose elements own nothing (see the module docs).
+const PURE: u32 = u32::MAX;
 
 /// The message of a container too large for a `u32` length.
 pub(super) const TOO_LONG: &str = "more than 4294967295 elements in one array or object";
@@ -71,6 +84,10 @@ impl<'a, T> Seq<'a, T> {
             drop(ManuallyDrop::into_inner(v));
             panic!("{TOO_LONG}");
         };
+        if cap == PURE {
+            drop(ManuallyDrop::into_inner(v));
+            panic!("{TOO_LONG}");
+        }
         if cap == 0 {
             return Seq::new();
         }
@@ -90,11 +107,12 @@ impl<'a, T> Seq<'a, T> {
     /// for `'a` and that nothing else reads, writes or drops: the `Seq`
     /// owns them.
     #[inline(always)]
-    pub(super) unsafe fn from_arena(ptr: NonNull<T>, len: u32) -> Self {
+    /// With `pure`, nothing the elements hold owns memory (no walk on drop).
+    pub(super) unsafe fn from_arena(ptr: NonNull<T>, len: u32, pure: bool) -> Self {
         Seq {
             ptr,
             len,
-            cap: 0,
+            cap: if pure { PURE } else { 0 },
             _arena: PhantomData,
         }
     }
@@ -124,7 +142,12 @@ impl<'a, T> Seq<'a, T> {
     /// `src` points to `n` initialised `T`s, which the caller gives up
     /// (it must not drop them: they are moved), and `n <= u32::MAX`.
     #[inline(always)]
-    pub(super) unsafe fn move_from(src: *const T, n: usize, arena: Option<&'a Arena>) -> Self {
+    pub(super) unsafe fn move_from(
+        src: *const T,
+        n: usize,
+        arena: Option<&'a Arena>,
+        pure: bool,
+    ) -> Self {
         debug_assert!(n <= u32::MAX as usize);
         if n == 0 {
             return Seq::new();
@@ -146,7 +169,11 @@ impl<'a, T> Seq<'a, T> {
         Seq {
             ptr: dst,
             len: n as u32,
-            cap: if arena.is_some() { 0 } else { n as u32 },
+            cap: match arena {
+                Some(_) if pure => PURE,
+                Some(_) => 0,
+                None => n as u32,
+            },
             _arena: PhantomData,
         }
     }
@@ -160,7 +187,7 @@ impl<'a, T> Seq<'a, T> {
     /// Whether the elements live on the heap (an empty `Seq` does not).
     #[inline]
     pub(super) fn is_heap(&self) -> bool {
-        self.cap != 0
+        self.cap != 0 && self.cap != PURE
     }
 
     #[inline(always)]
@@ -172,6 +199,10 @@ impl<'a, T> Seq<'a, T> {
 
     #[inline(always)]
     pub(super) fn as_mut_slice(&mut self) -> &mut [T] {
+        // An element may now be given something to own.
+        if self.cap == PURE {
+            self.cap = 0;
+        }
         // SAFETY: as in `as_slice`; `&mut self` makes the access unique.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len as usize) }
     }
@@ -182,8 +213,8 @@ impl<'a, T> Seq<'a, T> {
         let this = std::mem::replace(self, Seq::new());
         let this = ManuallyDrop::new(this);
         let len = this.len as usize;
-        if this.cap != 0 {
-            // SAFETY: a non-zero `cap` means `ptr`, `len` and `cap` came
+        if this.is_heap() {
+            // SAFETY: a heap `cap` means `ptr`, `len` and `cap` came
             // from a `Vec` (`from_vec`, `move_from`); `this` will not free
             // them (`ManuallyDrop`), so the `Vec` is their one owner.
             return unsafe { Vec::from_raw_parts(this.ptr.as_ptr(), len, this.cap as usize) };
@@ -213,10 +244,14 @@ impl<'a, T> Seq<'a, T> {
 
 impl<T> Drop for Seq<'_, T> {
     fn drop(&mut self) {
+        if self.cap == PURE {
+            return; // nothing below owns memory; the arena frees this
+        }
         // SAFETY: the `len` elements are initialised and owned here.
         unsafe { std::ptr::drop_in_place(self.as_mut_slice()) };
         if self.cap != 0 {
-            // SAFETY: a non-zero `cap` means a `Vec`'s allocation (see
+            // SAFETY: a non-zero `cap` other than `PURE` (returned above)
+            // means a `Vec`'s allocation (see
             // `take_vec`); its elements were dropped above, so a `Vec` of
             // length 0 frees just the memory.
             drop(unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), 0, self.cap as usize) });
