@@ -210,7 +210,7 @@ impl<'a, T> Seq<'a, T> {
     /// The elements as a `Vec` (arena elements copied to the heap), this
     /// left empty.
     pub(super) fn take_vec(&mut self) -> Vec<T> {
-        let this = std::mem::replace(self, Seq::new());
+        let this = std::mem::take(self);
         let this = ManuallyDrop::new(this);
         let len = this.len as usize;
         if this.is_heap() {
