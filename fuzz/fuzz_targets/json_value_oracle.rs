@@ -29,12 +29,18 @@ fuzz_target!(|data: &[u8]| {
     let exact = ito::json::Value::from_slice_exact(data);
     let plain = ito::json::Value::from_slice(data);
     let arena = ito::json::Arena::with_capacity(64);
-    let render = |r: &Result<ito::json::Value<'_>, ito::json::Error>| match r {
+    let render = |r: &Result<ito::json::Value<'_>, ito::json::de::Error>| match r {
         Ok(v) => Ok(v.to_vec()),
         Err(e) => Err((e.to_string(), e.offset())),
     };
-    assert_eq!(render(&ito::json::Value::from_slice_in(&arena, data)), render(&plain));
-    assert_eq!(render(&ito::json::Value::from_slice_exact_in(&arena, data)), render(&exact));
+    assert_eq!(
+        render(&ito::json::Value::from_slice_in(&arena, data)),
+        render(&plain)
+    );
+    assert_eq!(
+        render(&ito::json::Value::from_slice_exact_in(&arena, data)),
+        render(&exact)
+    );
     match (&exact, &plain) {
         (Ok(e), Ok(p)) => {
             let text = e.to_vec();
