@@ -167,6 +167,11 @@ fn arena_values_have_one_owner() {
     let v = Value::from_str_in(&arena, &big).unwrap();
     assert_eq!(v[0][0]["k19"][0], 19);
     drop(v);
+    // Duplicate keys: the object's members move to the heap (found by
+    // the fuzzer: leaked under a pure array).
+    let d = Value::from_str_in(&arena, r#"[[{"a": 1, "b": 2, "a": 3}]]"#).unwrap();
+    assert_eq!(d[0][0]["a"], 3);
+    drop(d);
     let n = Value::from_slice_exact_in(&arena, b"[[1.00000000000000000000000000001]]").unwrap();
     assert_eq!(n.to_string(), "[[1.00000000000000000000000000001]]");
     drop(n);

@@ -132,6 +132,13 @@ impl<'a> Map<'a> {
         Map::from_seq(entries)
     }
 
+    /// Whether the members are in a heap allocation of their own.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    #[inline(always)]
+    pub(super) fn owns_storage(&self) -> bool {
+        self.entries.is_heap()
+    }
+
     /// The number of members.
     ///
     /// ```

@@ -286,6 +286,10 @@ impl<'o> Parser<'o> {
         )
         .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
         let obj = Map::from_parsed(members, &mut self.seen);
+        // Duplicate keys resolved into a heap copy: the object owns it, so
+        // the containers around it are not pure (found by the fuzzer:
+        // they were dropped without a walk and leaked it).
+        self.owners += obj.owns_storage() as usize;
         // SAFETY: `capacity > vmark` since the reserve at the opening
         // brace (capacities never shrink), and `take_members` left the
         // length at `vmark`.
