@@ -127,7 +127,7 @@ impl Arena {
     pub fn with_capacity(bytes: usize) -> Arena {
         let arena = Arena::new();
         if bytes > 0 {
-            arena.open(bytes);
+            arena.open(bytes, true);
         }
         arena
     }
@@ -192,7 +192,7 @@ impl Arena {
             .and_then(|b| b.checked_next_multiple_of(ALIGN))
             .expect("arena allocation size overflows");
         if bytes > self.left.get() {
-            self.open(bytes);
+            self.open(bytes, false);
         }
         let at = self.cursor.get();
         // SAFETY: `bytes <= left`, so `at + bytes` stays in the current
@@ -204,14 +204,14 @@ impl Arena {
         at.cast()
     }
 
-    /// Opens a block of at least `bytes` bytes (and twice the last one,
-    /// up to `BLOCK_MAX`).
+    /// Opens a block of `bytes` bytes (`exact`), or of at least `bytes`
+    /// and twice the last one, up to `BLOCK_MAX` (a spare block first).
     #[cold]
     #[inline(never)]
-    fn open(&self, bytes: usize) {
+    fn open(&self, bytes: usize, exact: bool) {
         // SAFETY: no other reference to `blocks` is alive (see `allocated`).
         let blocks = unsafe { &mut *self.blocks.get() };
-        if bytes <= BLOCK_MAX {
+        if !exact && bytes <= BLOCK_MAX {
             // A spare block if the thread has one (none while the thread's
             // locals are being destroyed).
             let spare = SPARE
@@ -226,7 +226,11 @@ impl Arena {
             }
         }
         let next = blocks.last().map_or(FIRST, |b| b.1.saturating_mul(2));
-        let size = bytes.max(next.min(BLOCK_MAX)).max(ALIGN);
+        let size = if exact {
+            bytes.max(ALIGN)
+        } else {
+            bytes.max(next.min(BLOCK_MAX)).max(ALIGN)
+        };
         let layout = layout(size);
         // SAFETY: `size > 0`.
         let Some(ptr) = NonNull::new(unsafe { alloc::alloc(layout) }) else {
