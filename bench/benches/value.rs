@@ -2,9 +2,11 @@
 //! `sonic_rs::Value` and serde_json's `serde_json::Value`, in one process.
 //!
 //! Rows: parsing twitter.json, citm_catalog.json and canada.json from
-//! `&[u8]` (UTF-8 checked by all; ito both through its own entry
-//! `Value::from_slice`, which borrows clean strings, and through serde's
-//! `ito::json::from_slice::<Value>`, which owns them); rendering each
+//! `&[u8]` (UTF-8 checked by all; ito through `Value::from_slice_in`,
+//! into an `Arena` created and dropped inside the timed loop, one per
+//! document, through its own entry `Value::from_slice`, which borrows
+//! clean strings, and through serde's `ito::json::from_slice::<Value>`,
+//! which owns them); rendering each
 //! parsed document again, compact; and looking up every key of a 10- and
 //! a 10-, 12-, 13- and 1,000-key object (time per lookup; 12 is the
 //! largest searched in order, 13 the smallest hashed). Inputs pass through `black_box`;
@@ -42,6 +44,11 @@ struct Workload {
 fn parse_rows(name: &str, text: &'static str) -> Workload {
     let input = text.as_bytes();
     let ours = ito::json::Value::from_slice(input).unwrap();
+    let arena = ito::json::Arena::new();
+    assert_eq!(
+        ito::json::Value::from_slice_in(&arena, input).unwrap(),
+        ours
+    );
     let theirs: serde_json::Value = serde_json::from_slice(input).unwrap();
     assert!(
         close(&serde_json::Value::from(&ours), &theirs),
@@ -52,6 +59,16 @@ fn parse_rows(name: &str, text: &'static str) -> Workload {
         units: input.len(),
         per: "byte",
         contenders: vec![
+            (
+                "ito Value::from_slice_in",
+                Box::new(move || {
+                    let arena = ito::json::Arena::new();
+                    drop(black_box(
+                        ito::json::Value::from_slice_in(&arena, black_box(input)).unwrap(),
+                    ));
+                    drop(arena);
+                }),
+            ),
             (
                 "ito Value::from_slice",
                 Box::new(move || {

@@ -1,7 +1,9 @@
 //! The memory of a parsed document: bytes and allocations that the parsed
 //! value holds (live after parsing, scratch freed), for twitter.json,
 //! citm_catalog.json and canada.json in `ito::json::Value` (borrowing its
-//! clean strings from the input, and owning them), `sonic_rs::Value` and
+//! clean strings from the input, and owning them; and into an `Arena`,
+//! whose blocks count, parsed on a fresh thread so that no spare block of
+//! an earlier arena is reused), `sonic_rs::Value` and
 //! `serde_json::Value`. Counted by a global allocator that wraps the
 //! system's; the input itself is not counted (it is read before).
 //!
@@ -79,6 +81,17 @@ fn main() {
         let (h, p, n, v) = measure(|| ito::json::Value::from_slice(&input).unwrap());
         row("ito::json::Value (borrowed)", (h, p, n));
         drop(v);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                // `Arena::new` allocates nothing: its blocks are counted
+                // as the parse allocates them.
+                let arena = ito::json::Arena::new();
+                let (h, p, n, v) =
+                    measure(|| ito::json::Value::from_slice_in(&arena, &input).unwrap());
+                row("ito::json::Value (arena)", (h, p, n));
+                drop(v);
+            });
+        });
         let (h, p, n, v) = measure(|| ito::json::from_slice::<ito::json::Value>(&input).unwrap());
         row("ito::json::Value (owned)", (h, p, n));
         drop(v);

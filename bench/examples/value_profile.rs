@@ -1,7 +1,9 @@
 //! Parses a corpus document into `ito::json::Value` (or a peer's value) in
 //! a loop, for a profiler (`perf record`), printing the best time of one
 //! parse and of one drop, apart:
-//! `value_profile [borrow|owned|sonic|serde] [twitter|citm|canada] [rounds]`.
+//! `value_profile [arena|borrow|owned|sonic|serde] [twitter|citm|canada] [rounds]`
+//! (`arena`: `Value::from_slice_in`, the arena made in the parse's time
+//! and dropped, after the value, in the drop's).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -24,6 +26,16 @@ fn main() {
     let (mut parse, mut drop_) = (Duration::MAX, Duration::MAX);
     for _ in 0..rounds {
         let (p, d) = match mode.as_str() {
+            "arena" => {
+                let start = Instant::now();
+                let arena = ito::json::Arena::new();
+                let v =
+                    black_box(ito::json::Value::from_slice_in(&arena, black_box(&text)).unwrap());
+                let mid = Instant::now();
+                drop(v);
+                drop(arena);
+                (mid - start, mid.elapsed())
+            }
             "borrow" => timed(|| ito::json::Value::from_slice(black_box(&text)).unwrap()),
             "owned" => {
                 timed(|| ito::json::from_slice::<ito::json::Value>(black_box(&text)).unwrap())
@@ -32,7 +44,7 @@ fn main() {
             "serde" => {
                 timed(|| serde_json::from_slice::<serde_json::Value>(black_box(&text)).unwrap())
             }
-            _ => panic!("mode: borrow, owned, sonic or serde"),
+            _ => panic!("mode: arena, borrow, owned, sonic or serde"),
         };
         parse = parse.min(p);
         drop_ = drop_.min(d);

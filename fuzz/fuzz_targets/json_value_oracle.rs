@@ -4,7 +4,9 @@
 //! renders it (compact), and reads back to itself; every key looked up
 //! finds its value. The exact-precision parse agrees with the plain one
 //! (numbers beyond `f64` aside), renders back to itself, and holds the
-//! same document once its numbers are read as `f64`.
+//! same document once its numbers are read as `f64`. The arena entries
+//! (`from_slice_in`, `from_slice_exact_in`, into an arena with a small
+//! first block) build the same documents, in the same order, or fail alike.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -26,6 +28,19 @@ fn keys_found(v: &ito::json::Value<'_>) {
 fuzz_target!(|data: &[u8]| {
     let exact = ito::json::Value::from_slice_exact(data);
     let plain = ito::json::Value::from_slice(data);
+    let arena = ito::json::Arena::with_capacity(64);
+    let render = |r: &Result<ito::json::Value<'_>, ito::json::de::Error>| match r {
+        Ok(v) => Ok(v.to_vec()),
+        Err(e) => Err((e.to_string(), e.offset())),
+    };
+    assert_eq!(
+        render(&ito::json::Value::from_slice_in(&arena, data)),
+        render(&plain)
+    );
+    assert_eq!(
+        render(&ito::json::Value::from_slice_exact_in(&arena, data)),
+        render(&exact)
+    );
     match (&exact, &plain) {
         (Ok(e), Ok(p)) => {
             let text = e.to_vec();

@@ -3,7 +3,9 @@
 //! verdicts, the same documents (in document order) and the same error
 //! messages and positions; rendering (compact and pretty) is byte-identical
 //! with serde_json's of the same document in the same key order; `json::get`
-//! agrees with the built document on its paths.
+//! agrees with the built document on its paths. Every input is parsed
+//! twice, with and without an [`Arena`], and both must agree; a model test
+//! changes arena-built and heap-built values alike and compares them.
 //!
 //! The serde_json side is read into `Doc`, a document-order tree (duplicate
 //! keys: first position, last value, as with serde_json's `preserve_order`),
@@ -11,7 +13,7 @@
 
 mod value_common;
 
-use ito::json::{PathItem, Value};
+use ito::json::{Arena, PathItem, Value};
 use value_common::{corpus, doc_of, suite, Doc};
 
 /// The offset an error's line and column name, recomputed from the input.
@@ -28,6 +30,19 @@ fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
 fn agree(input: &[u8]) -> bool {
     let ours = Value::from_slice(input);
     let theirs = serde_json::from_slice::<Doc>(input);
+    // The arena entry builds the same value (members in the same order)
+    // or fails alike. A small first block makes documents cross blocks.
+    let arena = Arena::with_capacity(40);
+    match (Value::from_slice_in(&arena, input), &ours) {
+        (Ok(a), Ok(v)) => {
+            assert_eq!(&a, v);
+            assert_eq!(a.to_vec(), v.to_vec(), "arena, compact");
+        }
+        (Err(a), Err(v)) => {
+            assert_eq!((a.to_string(), a.offset()), (v.to_string(), v.offset()));
+        }
+        (a, v) => panic!("arena verdict {:?}, heap {:?}", a.is_ok(), v.is_ok()),
+    }
     match (&ours, &theirs) {
         (Ok(v), Ok(d)) => {
             assert_eq!(
@@ -404,7 +419,127 @@ mod props {
             write(&d, &mut text, &mut c);
             prop_assert!(agree(text.as_bytes()));
             let v = Value::from_str(&text).unwrap();
-            prop_assert_eq!(doc_of(&v), d);
+            prop_assert_eq!(&doc_of(&v), &d);
+            let arena = Arena::new();
+            prop_assert_eq!(doc_of(&Value::from_str_in(&arena, &text).unwrap()), d);
         }
+    }
+}
+
+/// Changes applied alike to a value parsed into an arena and to the same
+/// document parsed onto the heap (the model): they agree after every
+/// step, in order (rendered text), through copy on grow, in-place edits,
+/// values moved in and out, clones and `into_owned`.
+#[test]
+fn arena_values_change_like_heap_values() {
+    let docs = [
+        r#"[1, [2, 3], {"a": [4], "b": {"c": "d"}}, "long string over twenty-three bytes", []]"#,
+        r#"{"x": [[], [1], [1, 2]], "y": {"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5,
+            "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13}}"#,
+    ];
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    for text in docs {
+        for round in 0..60 {
+            let arena = Arena::with_capacity(8 * round);
+            let mut a = Value::from_str_in(&arena, text).unwrap();
+            let mut m = Value::from_str(text).unwrap();
+            for step in 0..40 {
+                // A random container in both (the same path).
+                let mut path = Vec::new();
+                let mut at = &m;
+                loop {
+                    let n = match at {
+                        Value::Array(x) => x.len(),
+                        Value::Object(o) => o.len(),
+                        _ => break,
+                    };
+                    if n == 0 || next(3) == 0 {
+                        break;
+                    }
+                    let i = next(n);
+                    path.push(i);
+                    at = match at {
+                        Value::Array(x) => &x[i],
+                        Value::Object(o) => &o.entries()[i].1,
+                        _ => unreachable!(),
+                    };
+                }
+                let op = next(9);
+                let fresh = Value::from(format!("heap string number {step} in round {round}"));
+                for v in [&mut a, &mut m] {
+                    apply(walk(v, &path), op, step, fresh.clone());
+                }
+                assert_eq!(
+                    a.to_string(),
+                    m.to_string(),
+                    "{text} round {round} step {step}"
+                );
+                assert_eq!(a, m);
+            }
+            let copy = a.clone();
+            assert!(copy.as_array().is_none_or(|x| x.is_empty() || x.is_heap()));
+            assert_eq!(copy.to_string(), m.to_string());
+            drop(copy);
+            let owned = a.into_owned();
+            let want = m.to_string();
+            drop(m);
+            drop(arena);
+            assert_eq!(owned.to_string(), want);
+        }
+    }
+}
+
+/// The value at `path` (positions of elements or members).
+fn walk<'v, 'a>(mut v: &'v mut Value<'a>, path: &[usize]) -> &'v mut Value<'a> {
+    for &i in path {
+        v = match v {
+            Value::Array(x) => &mut x[i],
+            Value::Object(o) => o.iter_mut().nth(i).unwrap().1,
+            _ => unreachable!(),
+        };
+    }
+    v
+}
+
+/// One change to a container (or to a scalar's place).
+fn apply<'a>(v: &mut Value<'a>, op: usize, step: usize, fresh: Value<'a>) {
+    match v {
+        Value::Array(x) => match op {
+            0 => x.push(fresh),
+            1 => x.insert(step % (x.len() + 1), step.into()),
+            2 if !x.is_empty() => drop(x.remove(step % x.len())),
+            3 => drop(x.pop()),
+            4 => x.truncate(step % 3),
+            5 if !x.is_empty() => {
+                let i = step % x.len();
+                x[i] = fresh;
+            }
+            6 if !x.is_empty() => {
+                let i = step % x.len();
+                let taken = x[i].take();
+                x.push(taken);
+            }
+            7 => x.extend([Value::from(1), ito::json!([fresh])]),
+            _ => x.retain(|e| !e.is_number()),
+        },
+        Value::Object(o) => match op {
+            0..=2 => drop(o.insert(format!("new{step}"), fresh)),
+            3 | 4 if !o.is_empty() => {
+                let k = o.keys().nth(step % o.len()).unwrap().to_owned();
+                drop(o.remove(&k));
+            }
+            5 if !o.is_empty() => {
+                let k = o.keys().nth(step % o.len()).unwrap().to_owned();
+                *o.get_mut(&k).unwrap() = fresh;
+            }
+            _ => drop(o.insert("k3", ito::json!({"deep": [fresh]}))),
+        },
+        other => *other = std::mem::replace(other, Value::Null).into_owned(),
     }
 }

@@ -1,4 +1,5 @@
-//! `Value::from_slice_exact`: numbers keep their text.
+//! `Value::from_slice_exact` (and `from_slice_exact_in`, into an arena):
+//! numbers keep their text.
 //!
 //! Oracles: serde_json for the number grammar (every string of up to six
 //! bytes over the number alphabet), the plain parse for values and error
@@ -8,7 +9,7 @@
 
 mod value_common;
 
-use ito::json::{Number, Value};
+use ito::json::{Arena, Number, Value};
 use value_common::{corpus, suite};
 
 /// The number tokens of a JSON document, in order (outside strings: runs
@@ -55,6 +56,9 @@ fn numbers<'v>(v: &'v Value<'_>, out: &mut Vec<&'v Number>) {
 fn check_document(doc: &[u8]) {
     let plain = Value::from_slice(doc).unwrap();
     let exact = Value::from_slice_exact(doc).unwrap();
+    let arena = Arena::with_capacity(24);
+    let in_arena = Value::from_slice_exact_in(&arena, doc).unwrap();
+    assert_eq!(in_arena.to_string(), exact.to_string(), "arena");
     let tokens = number_tokens(doc);
     let (mut p, mut e) = (Vec::new(), Vec::new());
     numbers(&plain, &mut p);
@@ -219,6 +223,8 @@ fn numbers_in_context_and_every_prefix() {
             assert_eq!(doc[n..].trim_ascii(), b"", "{n}");
             continue;
         };
+        let a = Value::from_slice_exact_in(&Arena::new(), &doc[..n]).unwrap_err();
+        assert_eq!((a.to_string(), a.offset()), (e.to_string(), e.offset()));
         let p = Value::from_slice(&doc[..n]).unwrap_err();
         if p.to_string().starts_with("number out of range") {
             continue; // exact numbers have no range

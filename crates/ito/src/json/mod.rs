@@ -140,7 +140,7 @@ pub use ser::{
     to_vec_with, to_writer, to_writer_pretty, to_writer_pretty_with, to_writer_with, Output,
     Serializer,
 };
-pub use value::{Map, Number, Text, Value, ValueIndex};
+pub use value::{Arena, Map, Number, Text, Value, ValueIndex};
 pub use writer::{Array, DefaultEscaping, Escaping, Key, Object, Scalar, WithOptions, Writer};
 
 use crate::simd::fault::Fault;

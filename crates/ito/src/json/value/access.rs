@@ -4,7 +4,7 @@
 
 use std::ops;
 
-use super::{Map, Number, Text, Value, NULL};
+use super::{Array, Map, Number, Text, Value, NULL};
 
 /// What a [`Value`] can be indexed by: `str` (an object's key) or `usize`
 /// (an array's position). Sealed.
@@ -328,7 +328,7 @@ impl<'a> Value<'a> {
     /// assert_eq!(ito::json!([1, 2]).as_array().unwrap().len(), 2);
     /// ```
     #[inline]
-    pub fn as_array(&self) -> Option<&Vec<Value<'a>>> {
+    pub fn as_array(&self) -> Option<&Array<'a>> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
@@ -343,7 +343,7 @@ impl<'a> Value<'a> {
     /// assert_eq!(v, ito::json!([]));
     /// ```
     #[inline]
-    pub fn as_array_mut(&mut self) -> Option<&mut Vec<Value<'a>>> {
+    pub fn as_array_mut(&mut self) -> Option<&mut Array<'a>> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,

@@ -23,7 +23,7 @@ macro_rules! json {
     // Arrays: elements are the token runs between top-level commas,
     // gathered in the second bracket group (always the macro's own).
     (@array [$($done:expr,)*] []) => {
-        $crate::json::Value::Array(::std::vec![$($done,)*])
+        $crate::json::Value::Array($crate::json::value::Array::from(::std::vec![$($done,)*]))
     };
     (@array [$($done:expr,)*] [$($cur:tt)+] , $($rest:tt)*) => {
         $crate::json!(@array [$($done,)* $crate::json!($($cur)+),] [] $($rest)*)
@@ -53,7 +53,7 @@ macro_rules! json {
         $crate::json::Value::Null
     };
     ([]) => {
-        $crate::json::Value::Array(::std::vec::Vec::new())
+        $crate::json::Value::Array($crate::json::value::Array::new())
     };
     ([ $($tt:tt)+ ]) => {
         $crate::json!(@array [] [] $($tt)+)

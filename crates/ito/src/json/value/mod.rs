@@ -16,16 +16,22 @@
 //!
 //! ```text
 //! Value    32 bytes: Null | Bool | Number (u64, i64 or f64) | String(Text)
-//!          | Array(Vec<Value>) | Object(Map)
+//!          | Array(Array) | Object(Map)
 //! Text     24 bytes: &'a str borrowed from the input (no escape: known
 //!          JSON-safe) | Str (unescaped; inline up to 23 bytes)
-//! Map      Vec<(Text, Value)> in document order + a lazy hash index
+//! Array    16 bytes: the elements, in an Arena or on the heap (seq.rs)
+//! Map      (Text, Value) members in document order, stored as an Array's
+//!          elements are, + a lazy hash index
 //! ```
 //!
 //! The parser (`parse.rs`) builds every container's children on one
-//! scratch stack and moves them into a `Vec` of exactly their number when
-//! the container closes: one allocation per non-empty container, none per
-//! string unless it had an escape and is longer than 23 bytes. Lookup in
+//! scratch stack and moves them into storage of exactly their number when
+//! the container closes: with `Value::from_slice_in` a bump in the
+//! document's [`Arena`] (`arena.rs`), else one heap allocation per
+//! non-empty container; none per string unless it had an escape and is
+//! longer than 23 bytes. An arena value cannot outlive its arena; the
+//! first change of a container's length moves its elements to the heap
+//! (`array.rs`, `seq.rs`). Lookup in
 //! an object scans up to 12 members and hashes beyond (`object.rs`).
 //! Rendering (`render.rs`) is serde_json's compact and pretty text, byte
 //! for byte; a borrowed string is copied between quotes without a scan.
@@ -39,17 +45,22 @@
 //! its access, rendering and [`json!`](crate::json!) do not.
 
 mod access;
+mod arena;
+mod array;
 mod macros;
 mod number;
 mod object;
 #[cfg(feature = "serde")]
 mod parse;
 mod render;
+mod seq;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod text;
 
 pub use access::ValueIndex;
+pub use arena::Arena;
+pub use array::Array;
 pub use number::Number;
 pub use object::Map;
 pub use text::Text;
@@ -78,7 +89,7 @@ pub enum Value<'a> {
     /// A string.
     String(Text<'a>),
     /// An array.
-    Array(Vec<Value<'a>>),
+    Array(Array<'a>),
     /// An object.
     Object(Map<'a>),
 }
@@ -188,6 +199,12 @@ impl<'a> From<Map<'a>> for Value<'a> {
 impl<'a, T: Into<Value<'a>>> From<Vec<T>> for Value<'a> {
     fn from(v: Vec<T>) -> Self {
         Value::Array(v.into_iter().map(Into::into).collect())
+    }
+}
+
+impl<'a> From<Array<'a>> for Value<'a> {
+    fn from(a: Array<'a>) -> Self {
+        Value::Array(a)
     }
 }
 

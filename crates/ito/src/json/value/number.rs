@@ -178,6 +178,16 @@ impl Number {
         }
     }
 
+    /// Whether dropping it frees memory (kept text not stored inline).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    #[inline(always)]
+    pub(super) fn owns_memory(&self) -> bool {
+        match &self.0 {
+            Repr::Plain(_) => false,
+            Repr::Exact(s) => !s.is_inline(),
+        }
+    }
+
     /// `text`, known to be one JSON number, as a number with exact
     /// precision.
     pub(super) fn exact(text: &str) -> Number {

@@ -7,8 +7,10 @@
 //! string:    no escape: borrowed (Value::from_slice) or copied into a Str
 //!            (serde's Deserialize, which cannot borrow); escaped: a Str
 //! container: children pushed on one scratch stack (values, or key and
-//!            value pairs); at the closing bracket they move into a Vec of
-//!            exactly their number; objects then resolve duplicate keys
+//!            value pairs); at the closing bracket they move into storage
+//!            of exactly their number: a bump in the document's Arena
+//!            (Value::from_slice_in), else a heap allocation; objects then
+//!            resolve duplicate keys
 //! depth:     the deserializer's counter (128 levels, then an error)
 //! ```
 //!
@@ -22,7 +24,9 @@ use crate::json::de::{Code, Deserializer, Error, ParserNumber, Reference};
 use crate::Str;
 
 use super::number::N;
-use super::{Map, Number, Text, Value};
+use super::object::LINEAR_MAX;
+use super::seq::{Seq, TOO_LONG};
+use super::{Arena, Array, Map, Number, Text, Value};
 
 /// How a string without escapes becomes a [`Text`] with lifetime `'o`.
 trait Strings<'de, 'o> {
@@ -59,6 +63,12 @@ struct Parser<'o> {
     seen: Vec<u32>,
     /// Keep the text of numbers that are not plain integers.
     exact: bool,
+    /// Where closed containers' children go (else the heap).
+    arena: Option<&'o Arena>,
+    /// How many values owning memory were built so far (strings and
+    /// number texts not inline, containers that own or may own some): a
+    /// container whose children left it unchanged is pure (`seq.rs`).
+    owners: usize,
 }
 
 impl<'o> Parser<'o> {
@@ -68,6 +78,16 @@ impl<'o> Parser<'o> {
             keys: Vec::new(),
             seen: Vec::new(),
             exact: false,
+            arena: None,
+            owners: 0,
+        }
+    }
+
+    fn with_arena(arena: &'o Arena, exact: bool) -> Self {
+        Parser {
+            exact,
+            arena: Some(arena),
+            ..Parser::new()
         }
     }
 
@@ -98,9 +118,15 @@ impl<'o> Parser<'o> {
         let v = match peek {
             b'"' => {
                 de.eat_char();
-                Value::String(string::<S>(de)?)
+                let s = string::<S>(de)?;
+                self.owners += s.owns_memory() as usize;
+                Value::String(s)
             }
-            b'0'..=b'9' | b'-' if self.exact => exact_number(de)?,
+            b'0'..=b'9' | b'-' if self.exact => {
+                let n = exact_number(de)?;
+                self.owners += n.owns_memory() as usize;
+                Value::Number(n)
+            }
             b'0'..=b'9' => number(de.parse_integer(true)?),
             b'-' => {
                 de.eat_char();
@@ -163,6 +189,7 @@ impl<'o> Parser<'o> {
         enter(de)?;
         de.eat_char();
         let mark = self.values.len();
+        let owners = self.owners;
         // The closed array's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
         let mut first = true;
@@ -190,11 +217,13 @@ impl<'o> Parser<'o> {
             self.push::<S>(de)?;
         }
         de.remaining_depth += 1;
-        let items = take_tail(&mut self.values, mark);
+        let pure = self.owners == owners;
+        let items = take_tail(&mut self.values, mark, self.arena, pure)
+            .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
         // SAFETY: `capacity > mark` since the reserve at the opening
         // bracket (capacities never shrink), and `take_tail` left the
         // length at `mark`.
-        unsafe { self.put_reserved(Value::Array(items)) };
+        unsafe { self.put_reserved(Value::Array(Array::from_seq(items))) };
         Ok(())
     }
 
@@ -206,6 +235,7 @@ impl<'o> Parser<'o> {
         enter(de)?;
         de.eat_char();
         let (kmark, vmark) = (self.keys.len(), self.values.len());
+        let owners = self.owners;
         // The closed object's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
         match de.parse_whitespace() {
@@ -215,6 +245,7 @@ impl<'o> Parser<'o> {
                     Some(k) => S::clean(k),
                     None => string::<S>(de)?,
                 };
+                self.owners += key.owns_memory() as usize;
                 self.keys.push(key);
                 de.parse_object_colon()?;
                 self.push::<S>(de)?;
@@ -239,8 +270,26 @@ impl<'o> Parser<'o> {
         }
         de.eat_char(); // `}`
         de.remaining_depth += 1;
-        let members = take_members(&mut self.keys, kmark, &mut self.values, vmark);
+        // A large object builds its lookup index on a `&self` lookup,
+        // which no `&mut` access announces: never pure.
+        if self.keys.len() - kmark > LINEAR_MAX {
+            self.owners += 1;
+        }
+        let pure = self.owners == owners;
+        let members = take_members(
+            &mut self.keys,
+            kmark,
+            &mut self.values,
+            vmark,
+            self.arena,
+            pure,
+        )
+        .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
         let obj = Map::from_parsed(members, &mut self.seen);
+        // Duplicate keys resolved into a heap copy: the object owns it, so
+        // the containers around it are not pure (found by the fuzzer:
+        // they were dropped without a walk and leaked it).
+        self.owners += obj.owns_storage() as usize;
         // SAFETY: `capacity > vmark` since the reserve at the opening
         // brace (capacities never shrink), and `take_members` left the
         // length at `vmark`.
@@ -249,59 +298,72 @@ impl<'o> Parser<'o> {
     }
 }
 
-/// Moves `stack[mark..]` into a `Vec` of exactly their number: one
-/// allocation and one copy (measured against `drain(mark..).collect()`,
-/// which moved element by element: bench/RESULTS.md, 2026-11-29 02:12).
+/// Moves `stack[mark..]` into storage of exactly their number (in
+/// `arena`, else one heap allocation) with one copy (measured against
+/// `drain(mark..).collect()`, which moved element by element:
+/// bench/RESULTS.md, 2026-11-29 02:12). `None` when they are more than a
+/// `Seq` holds (the stack is left as it was).
 #[inline(always)]
-fn take_tail<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
+fn take_tail<'o, T>(
+    stack: &mut Vec<T>,
+    mark: usize,
+    arena: Option<&'o Arena>,
+    pure: bool,
+) -> Option<Seq<'o, T>> {
     // `mark` is never above the length (children are only pushed above
-    // their container's mark); were it, `n` would wrap past `isize::MAX`
-    // bytes' worth and `with_capacity` would panic before any unsafe step.
+    // their container's mark); were it, `n` would wrap and fail the check.
     debug_assert!(mark <= stack.len());
     let n = stack.len().wrapping_sub(mark);
-    let mut out = Vec::with_capacity(n);
-    // SAFETY: `mark <= stack.len()` (see above), so `stack[mark..]` is `n`
-    // initialised elements; `out` has room for `n` and does not overlap
-    // `stack`. The stack's length is cut to `mark` before `out`'s is set,
-    // so each element is owned by exactly one of them (nothing in between
-    // panics).
-    unsafe {
-        std::ptr::copy_nonoverlapping(stack.as_ptr().add(mark), out.as_mut_ptr(), n);
-        stack.set_len(mark);
-        out.set_len(n);
+    if n > u32::MAX as usize {
+        return None;
     }
-    out
+    // SAFETY: `mark <= stack.len()` (see above), so `stack[mark..]` is `n`
+    // initialised elements, `n <= u32::MAX`; they move into the `Seq` and
+    // the stack's length is cut to `mark`, so each has one owner (nothing
+    // in between panics but an allocation failure, which aborts).
+    unsafe {
+        let out = Seq::move_from(stack.as_ptr().add(mark), n, arena, pure);
+        stack.set_len(mark);
+        Some(out)
+    }
 }
 
 /// The members of an object: `keys[kmark..]` paired with
-/// `values[vmark..]` (equally many), moved into a `Vec` of exactly their
-/// number. Each pair is written field by field: building the tuple first
-/// was 5 % slower on twitter (and the zip of two drains 20 % slower on
-/// citm).
+/// `values[vmark..]` (equally many), moved into storage of exactly their
+/// number (in `arena`, else on the heap). Each pair is written field by
+/// field: building the tuple first was 5 % slower on twitter (and the zip
+/// of two drains 20 % slower on citm). `None` when they are more than a
+/// `Seq` holds.
 #[inline(always)]
 fn take_members<'o>(
     keys: &mut Vec<Text<'o>>,
     kmark: usize,
     values: &mut Vec<Value<'o>>,
     vmark: usize,
-) -> Vec<(Text<'o>, Value<'o>)> {
-    // Marks above the lengths would make `n` wrap and `with_capacity`
-    // panic before any unsafe step, as in `take_tail`.
+    arena: Option<&'o Arena>,
+    pure: bool,
+) -> Option<Seq<'o, (Text<'o>, Value<'o>)>> {
     debug_assert!(kmark <= keys.len() && vmark <= values.len());
     let n = keys.len().wrapping_sub(kmark);
     assert_eq!(values.len().wrapping_sub(vmark), n, "one value per key");
-    let mut out: Vec<(Text<'o>, Value<'o>)> = Vec::with_capacity(n);
+    if n > u32::MAX as usize {
+        return None;
+    }
+    if n == 0 {
+        return Some(Seq::new());
+    }
+    let o: *mut (Text<'o>, Value<'o>) = match arena {
+        Some(arena) => arena.alloc(n).as_ptr(),
+        None => std::mem::ManuallyDrop::new(Vec::with_capacity(n)).as_mut_ptr(),
+    };
     // SAFETY: `keys[kmark..]` and `values[vmark..]` are `n` initialised
-    // elements each (checked above) and `out` has room for `n` pairs; each
-    // key and value is read once and written once. Both stacks are cut to
-    // their marks before `out`'s length is set, so every element has one
-    // owner; nothing in between panics.
+    // elements each (checked above) and `o` has room for `n` pairs (a
+    // fresh allocation: `Vec::with_capacity(n)` allocates exactly `n`);
+    // each key and value is read once and written once. Both stacks are
+    // cut to their marks before the `Seq` owns the pairs, so every element
+    // has one owner; nothing in between panics.
     unsafe {
-        let (k, v, o) = (
-            keys.as_ptr().add(kmark),
-            values.as_ptr().add(vmark),
-            out.as_mut_ptr(),
-        );
+        let (k, v) = (keys.as_ptr().add(kmark), values.as_ptr().add(vmark));
         for i in 0..n {
             let pair = o.add(i);
             std::ptr::addr_of_mut!((*pair).0).write(k.add(i).read());
@@ -309,9 +371,12 @@ fn take_members<'o>(
         }
         keys.set_len(kmark);
         values.set_len(vmark);
-        out.set_len(n);
+        let o = std::ptr::NonNull::new_unchecked(o);
+        Some(match arena {
+            Some(_) => Seq::from_arena(o, n as u32, pure),
+            None => Seq::from_raw_heap(o, n as u32),
+        })
     }
-    out
 }
 
 /// One level deeper (the deserializer's `check_recursion!`).
@@ -345,7 +410,7 @@ fn number<'o>(n: ParserNumber) -> Value<'o> {
 /// A number at the cursor (its sign not consumed), its text kept unless
 /// it is an integer that fits: the grammar's errors at the deserializer's
 /// positions, and no range limit.
-fn exact_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
+fn exact_number(de: &mut Deserializer<'_>) -> Result<Number, Error> {
     let start = de.index;
     if de.peek_or_null() == b'-' {
         de.eat_char();
@@ -353,7 +418,7 @@ fn exact_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
     de.scan_number()?;
     // SAFETY: scan_number consumed only ASCII digits, signs, `.`, `e`, `E`.
     let text = unsafe { std::str::from_utf8_unchecked(&de.input[start..de.index]) };
-    Ok(Value::Number(Number::exact(text)))
+    Ok(Number::exact(text))
 }
 
 impl<'de> Deserializer<'de> {
@@ -406,6 +471,53 @@ impl<'a> Value<'a> {
     pub fn from_slice(input: &'a [u8]) -> Result<Value<'a>, Error> {
         let mut de = Deserializer::from_slice(input);
         let v = de.parse_value()?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// As [`Value::from_slice`], with every array's elements and every
+    /// object's members in `arena` instead of a heap allocation each: one
+    /// bump per container while parsing, no `free` per container when the
+    /// value is dropped (the arena frees its blocks when it is dropped).
+    /// The value borrows the arena, so it cannot outlive it.
+    ///
+    /// ```
+    /// use ito::json::{Arena, Value};
+    /// let arena = Arena::new();
+    /// let mut v = Value::from_slice_in(&arena, br#"{"a": [1, "x"]}"#).unwrap();
+    /// assert_eq!(v["a"][1], "x");
+    /// v["a"].as_array_mut().unwrap().push(2.into()); // moves to the heap to grow
+    /// assert_eq!(v.to_string(), r#"{"a":[1,"x",2]}"#);
+    /// ```
+    pub fn from_slice_in(arena: &'a Arena, input: &'a [u8]) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_slice(input);
+        let v = Parser::with_arena(arena, false).parse::<Borrow>(&mut de)?;
+        de.end()?;
+        Ok(v)
+    }
+
+    /// As [`Value::from_slice_in`], for text.
+    ///
+    /// ```
+    /// let arena = ito::json::Arena::new();
+    /// let v = ito::json::Value::from_str_in(&arena, "[true, null]").unwrap();
+    /// assert_eq!(v[0], true);
+    /// ```
+    pub fn from_str_in(arena: &'a Arena, input: &'a str) -> Result<Value<'a>, Error> {
+        Value::from_slice_in(arena, input.as_bytes())
+    }
+
+    /// As [`Value::from_slice_exact`], with the containers in `arena` (see
+    /// [`Value::from_slice_in`]).
+    ///
+    /// ```
+    /// let arena = ito::json::Arena::new();
+    /// let v = ito::json::Value::from_slice_exact_in(&arena, b"[1.50]").unwrap();
+    /// assert_eq!(v.to_string(), "[1.50]");
+    /// ```
+    pub fn from_slice_exact_in(arena: &'a Arena, input: &'a [u8]) -> Result<Value<'a>, Error> {
+        let mut de = Deserializer::from_slice(input);
+        let v = Parser::with_arena(arena, true).parse::<Borrow>(&mut de)?;
         de.end()?;
         Ok(v)
     }

@@ -153,14 +153,17 @@ impl<'de, 'a> Visitor<'de> for ValueVisitor<'a> {
         while let Some(v) = seq.next_element::<Value<'a>>()? {
             out.push(v);
         }
-        Ok(Value::Array(out))
+        Ok(Value::Array(out.into()))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value<'a>, A::Error> {
         let mut members = Vec::new();
         while let Some((k, v)) = map.next_entry::<Str, Value<'a>>()? {
             members.push((Text::owned(k), v));
         }
-        Ok(Value::Object(Map::from_parsed(members, &mut Vec::new())))
+        Ok(Value::Object(Map::from_parsed(
+            super::seq::Seq::from_vec(members),
+            &mut Vec::new(),
+        )))
     }
 }
 

@@ -98,6 +98,16 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// Whether dropping it frees memory (an owned string not stored inline).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    #[inline(always)]
+    pub(super) fn owns_memory(&self) -> bool {
+        match &self.0 {
+            Repr::Borrowed(_) => false,
+            Repr::Owned(s) => !s.is_inline(),
+        }
+    }
+
     /// Appends the string as a JSON string literal (serde_json's escaping).
     #[inline(always)]
     pub(super) fn render(&self, out: &mut Vec<u8>) {
