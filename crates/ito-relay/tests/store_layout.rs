@@ -177,6 +177,36 @@ fn another_format_is_refused() {
     }
 }
 
+/// A format-2 database that a build of format 1 then wrote into (a
+/// rollback: its rows are keyed by the 32-byte id, in the same table) is
+/// refused on open instead of failing every later append.
+#[test]
+fn rows_of_another_format_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = keys(1);
+    let event = sign(&k[0], 10, 1, &[], "kept");
+    {
+        let store = LmdbStore::open(dir.path()).unwrap();
+        store.write_batch(&[&event], NOW).unwrap();
+    }
+    {
+        let mut options = heed::EnvOpenOptions::new();
+        options.max_dbs(16);
+        // SAFETY: the directory is this test's own; the store above is
+        // closed, so no other environment on it is open in this process.
+        let env = unsafe { options.open(dir.path()) }.unwrap();
+        let mut wtxn = env.write_txn().unwrap();
+        let events = env
+            .create_database::<heed::types::Bytes, heed::types::Bytes>(&mut wtxn, Some("events"))
+            .unwrap();
+        events.put(&mut wtxn, &[0xab; 32], b"{}").unwrap();
+        wtxn.commit().unwrap();
+    }
+    let err = LmdbStore::open(dir.path()).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt(_)), "{err:?}");
+    assert!(err.to_string().contains("another format"), "{err}");
+}
+
 #[test]
 fn a_new_database_opens_again() {
     let dir = tempfile::tempdir().unwrap();

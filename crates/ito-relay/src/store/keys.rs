@@ -183,8 +183,12 @@ pub(crate) fn expiry_key(at: u64, seq: u64) -> [u8; 16] {
 }
 
 pub(crate) fn be64(v: &[u8]) -> u64 {
+    // Every caller passes at least 8 bytes unless the database is damaged;
+    // then a shorter value reads as its bytes zero-padded rather than
+    // panicking the writer (the write fails or the value stops matching).
     let mut t = [0u8; 8];
-    t.copy_from_slice(&v[..8]);
+    let n = v.len().min(8);
+    t[..n].copy_from_slice(&v[..n]);
     u64::from_be_bytes(t)
 }
 

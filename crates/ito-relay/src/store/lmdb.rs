@@ -102,7 +102,24 @@ impl LmdbStore {
             None => None,
         };
         match found {
-            Some(keys::FORMAT) => {}
+            Some(keys::FORMAT) => {
+                // A build of another format may have opened this database
+                // and written its own rows into the same tables (a
+                // rollback): the last row must be a sequence number below
+                // the next one, or every append would fail.
+                let next = meta.get(&wtxn, keys::NEXT_KEY).map_err(backend)?;
+                let next = next.map(keys::be64).unwrap_or(0);
+                if let Some((last, _)) = dbs[Table::Events as usize].last(&wtxn).map_err(backend)? {
+                    if last.len() != 8 || keys::be64(last) >= next {
+                        return Err(StoreError::Corrupt(format!(
+                            "the events table holds a row this format did not write \
+                             (key of {} bytes; next sequence number {next}): was the \
+                             database opened by a build of another format?",
+                            last.len()
+                        )));
+                    }
+                }
+            }
             // Dropping the transaction leaves the database as it was.
             Some(found) => {
                 return Err(StoreError::Format {
