@@ -185,6 +185,7 @@ impl Arena {
     /// When `n` values of `T` overflow `isize`, or the global allocator
     /// fails (as `Vec` does).
     #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) fn alloc<T>(&self, n: usize) -> NonNull<T> {
         const { assert!(std::mem::align_of::<T>() <= ALIGN && std::mem::size_of::<T>() > 0) };
         let bytes = n

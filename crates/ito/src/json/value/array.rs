@@ -38,6 +38,7 @@ impl<'a> Array<'a> {
     }
 
     #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) fn from_seq(s: Seq<'a, Value<'a>>) -> Array<'a> {
         Array(s)
     }

@@ -108,6 +108,7 @@ impl<'a, T> Seq<'a, T> {
     /// owns them.
     #[inline(always)]
     /// With `pure`, nothing the elements hold owns memory (no walk on drop).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) unsafe fn from_arena(ptr: NonNull<T>, len: u32, pure: bool) -> Self {
         Seq {
             ptr,
@@ -124,6 +125,7 @@ impl<'a, T> Seq<'a, T> {
     /// `ptr` is the pointer of a `Vec::<T>::with_capacity(len)` (which
     /// the caller forgot) holding `len > 0` initialised elements.
     #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) unsafe fn from_raw_heap(ptr: NonNull<T>, len: u32) -> Self {
         debug_assert!(len > 0);
         Seq {
@@ -142,6 +144,7 @@ impl<'a, T> Seq<'a, T> {
     /// `src` points to `n` initialised `T`s, which the caller gives up
     /// (it must not drop them: they are moved), and `n <= u32::MAX`.
     #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) unsafe fn move_from(
         src: *const T,
         n: usize,
@@ -280,6 +283,7 @@ impl<T> Default for Seq<'_, T> {
 ///
 /// As `std::ptr::copy_nonoverlapping(src, dst, n)`.
 #[inline(always)]
+#[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
 pub(super) unsafe fn copy_few<T>(src: *const T, dst: *mut T, n: usize) {
     if n <= 4 {
         for i in 0..n {
