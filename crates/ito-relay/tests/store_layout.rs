@@ -6,21 +6,12 @@
 mod common;
 
 use common::{hex, id_of, keys, sign, tag};
-use ito::nostr::{Event, Filter};
 use ito_relay::{EventStore, LmdbStore, MemoryStore, Outcome, StoreError};
 
 const NOW: u64 = 1_000_000;
 
 fn ids(store: &dyn EventStore, filter: &str) -> Vec<[u8; 32]> {
-    let f = Filter::parse(filter.as_bytes()).unwrap();
-    let mut out = Vec::new();
-    store
-        .query(&[f], 10_000, NOW, &mut |e| {
-            out.push(Event::parse(e).unwrap().id);
-            true
-        })
-        .unwrap();
-    out
+    common::ids_of(store, filter, NOW)
 }
 
 /// `json` with its id replaced by `id` (the store takes verified events

@@ -66,6 +66,20 @@ pub fn hex(bytes: &[u8]) -> String {
     ito::hex::encode(bytes)
 }
 
+/// The ids `store` answers to one filter (JSON text) at time `now`, in
+/// the order it streams them.
+pub fn ids_of(store: &dyn EventStore, filter: &str, now: u64) -> Vec<[u8; 32]> {
+    let f = ito::nostr::Filter::parse(filter.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    store
+        .query(&[f], 10_000, now, &mut |e| {
+            out.push(Event::parse(e).unwrap().id);
+            true
+        })
+        .unwrap();
+    out
+}
+
 pub fn keys(n: usize) -> Vec<SecretKey> {
     (0..n)
         .map(|i| {
