@@ -30,6 +30,41 @@ echo "== cargo test (release-optimised test profile; includes doc tests)"
 cargo test --workspace --all-features
 step_done "test step"
 
+# The run-time dispatch once more at each level below this CPU's best
+# (`ITO_KERNEL`, simd/mod.rs): the paths a portable build takes on an
+# older CPU, e.g. the inline 16-byte medium-string path that every level
+# but AVX-512 uses, run nowhere else on a newer host. The codec test
+# executables of the step above run again as they are (no build); about
+# 15 s per level. (SWAR, the level without vectors, is tested by the
+# i686, wasm32 and Miri steps below.)
+levels=""
+if [ "$(uname -m)" = x86_64 ]; then
+  if grep -qw avx512bw /proc/cpuinfo; then levels="avx2 sse2"
+  elif grep -qw avx2 /proc/cpuinfo; then levels="sse2"; fi
+fi
+codec_tests=$(cargo test --workspace --all-features --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+wanted = {("ito", "lib"), ("json_differential", "test"), ("json_guard", "test"),
+          ("json_arbitrary", "test"), ("json_testsuite", "test"), ("json_options", "test"),
+          ("hex_kernels", "test"), ("json_de", "test"), ("nostr_codec", "test")}
+for line in sys.stdin:
+    m = json.loads(line)
+    t, exe = m.get("target") or {}, m.get("executable")
+    if exe and any((t.get("name"), k) in wanted for k in t.get("kind", [])):
+        print(exe)
+')
+if [ "$(echo "$codec_tests" | wc -w)" -ne 9 ]; then
+  echo "expected 9 codec test executables, found: $codec_tests" >&2
+  exit 1
+fi
+for level in $levels; do
+  echo "== codec tests with ITO_KERNEL=$level (run-time dispatch at a lower level)"
+  for exe in $codec_tests; do
+    ITO_KERNEL=$level "$exe" -q
+  done
+done
+step_done "lower dispatch levels step"
+
 # The headline benchmark report (bench/src/bin/report.rs) in quick mode: a
 # few rounds per case, so the binary and every case keep running; the
 # figures are not read. Built with the test profile (optimised), which

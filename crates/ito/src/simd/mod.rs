@@ -150,6 +150,13 @@ impl Kernel {
     /// Under Miri this is [`Kernel::Swar`], since Miri cannot run vendor
     /// intrinsics.
     ///
+    /// In a portable build, the environment variable `ITO_KERNEL` names a
+    /// lower level to use instead (`swar`, `sse2`, `avx2`, ...), read at
+    /// the first call: a way to test and measure on one machine the path
+    /// an older CPU takes. A name this CPU cannot run, or `scalar`, is
+    /// ignored. A build that guarantees a level (`-C target-cpu=...`)
+    /// always uses that level.
+    ///
     /// ```
     /// let k = ito::Kernel::best();
     /// assert_ne!(k, ito::Kernel::Scalar);
@@ -164,19 +171,30 @@ impl Kernel {
         if let Some(k) = Kernel::ALL.get(cached as usize) {
             return *k;
         }
-        let best = [
-            Kernel::Avx512,
-            Kernel::Avx2,
-            Kernel::Neon,
-            Kernel::Simd128,
-            Kernel::Sse2,
-        ]
-        .into_iter()
-        .find(|k| k.is_available())
-        .unwrap_or(Kernel::Swar);
+        let best = Kernel::requested().unwrap_or_else(|| {
+            [
+                Kernel::Avx512,
+                Kernel::Avx2,
+                Kernel::Neon,
+                Kernel::Simd128,
+                Kernel::Sse2,
+            ]
+            .into_iter()
+            .find(|k| k.is_available())
+            .unwrap_or(Kernel::Swar)
+        });
         let index = Kernel::ALL.iter().position(|k| *k == best).unwrap_or(1);
         BEST.store(index as u8, Ordering::Relaxed);
         best
+    }
+
+    /// The level `ITO_KERNEL` names, if this CPU can run it (never
+    /// [`Kernel::Scalar`]).
+    fn requested() -> Option<Kernel> {
+        let name = std::env::var("ITO_KERNEL").ok()?;
+        Kernel::ALL
+            .into_iter()
+            .find(|k| *k != Kernel::Scalar && k.name() == name && k.is_available())
     }
 
     /// The kernels this CPU can run, slowest first (always includes
@@ -226,6 +244,23 @@ mod tests {
         assert!(a.is_available());
         assert_eq!(a, Kernel::best());
         assert_ne!(a, Kernel::Scalar);
+    }
+
+    /// Meaningful when the environment names a level (scripts/test.sh runs
+    /// the codec tests once per level below this CPU's best).
+    #[test]
+    fn ito_kernel_names_the_level() {
+        let name = std::env::var("ITO_KERNEL").unwrap_or_default();
+        if name.is_empty() {
+            return;
+        }
+        let k = Kernel::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .expect("ITO_KERNEL names a kernel");
+        if k != Kernel::Scalar && k.is_available() && dispatch::BUILD_KERNEL.is_none() {
+            assert_eq!(Kernel::best(), k);
+        }
     }
 
     #[test]
