@@ -178,7 +178,7 @@ mod tests {
             Ok(self.0.get(&(table, key.to_vec())).map(Vec::as_slice))
         }
         fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError> {
-            Ok(self.scan(table, from)?.next().transpose()?)
+            self.scan(table, from)?.next().transpose()
         }
         fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
             Ok(Box::new(
