@@ -4,16 +4,56 @@
 //! the bound: `nostr::batch` verification alone on the same events.
 //!
 //! `cargo run --release -p ito-relay --example ingest -- [EVENTS] [CONNECTIONS]`
+//!
+//! `... --example ingest -- store FILE.jsonl [EVENTS] [BATCH]`: the writer
+//! alone, no sockets and no verification: the first EVENTS events of a
+//! file of signed events (one per line) given to `LmdbStore::write_batch`
+//! BATCH at a time (default 512, the batch the relay forms under 16
+//! connections with 64 events in flight each), as the relay's writer
+//! thread does; events/s and microseconds per event of apply, commit and
+//! sync, on one thread.
 
 use futures_util::{SinkExt, StreamExt};
 use ito::nostr::{batch, SecretKey, UnsignedEvent};
-use ito_relay::{Config, LmdbStore, Relay};
+use ito_relay::{Config, EventStore, LmdbStore, Relay};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The writer alone on the events of `file` (see the module doc).
+fn store_only(file: &str, events: usize, batch: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(file)?;
+    let lines: Vec<&[u8]> = text.lines().take(events).map(str::as_bytes).collect();
+    let dir = std::env::temp_dir().join(format!("ito-relay-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = LmdbStore::open(&dir)?;
+    let started = Instant::now();
+    let mut stored = 0;
+    for chunk in lines.chunks(batch) {
+        let result = store.write_batch(chunk, 0)?;
+        stored += result.outcomes.iter().filter(|o| o.is_live()).count();
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    drop(store);
+    std::fs::remove_dir_all(&dir)?;
+    let n = lines.len();
+    println!(
+        "writer alone: {n} events ({stored} stored) in batches of {batch}: {:.0} events/s, {:.1} us per event",
+        n as f64 / elapsed,
+        1e6 * elapsed / n as f64
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("store") {
+        args.next();
+        let file = args.next().ok_or("store needs a file of signed events")?;
+        let events = args.next().map_or(Ok(usize::MAX), |a| a.parse())?;
+        let batch = args.next().map_or(Ok(512), |a| a.parse())?;
+        return store_only(&file, events, batch);
+    }
     let events: usize = args.next().map_or(Ok(20_000), |a| a.parse())?;
     let conns: usize = args.next().map_or(Ok(16), |a| a.parse())?;
     let keys: Vec<SecretKey> = (0..64)

@@ -47,7 +47,7 @@ use sha2::{Digest, Sha256};
 pub(crate) const FORMAT: u64 = 2;
 
 /// The tables, in a fixed order (an index into per-store arrays).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Table {
     Events,
     Ids,

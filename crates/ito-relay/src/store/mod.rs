@@ -13,6 +13,7 @@ mod keys;
 mod lmdb;
 mod memory;
 mod query;
+mod sorted;
 
 pub use lmdb::{LmdbStore, DEFAULT_MAP_SIZE};
 pub use memory::MemoryStore;
@@ -301,21 +302,24 @@ pub trait EventStore: Send + Sync + 'static {
     fn purge_expired(&self, now: u64, max: usize) -> Result<usize, StoreError>;
 }
 
-/// Applies a batch with the shared rules; used by both stores.
+/// Applies a batch with the shared rules; used by both stores. The rows
+/// that land on random pages are written at the end, sorted (`sorted.rs`).
 pub(crate) fn apply_batch<W: engine::Write>(
     w: &mut W,
     events: &[&[u8]],
     now: u64,
 ) -> Result<Batch, StoreError> {
     let mut outcomes = Vec::with_capacity(events.len());
+    let mut sorted = sorted::Sorted::new(w);
     for json in events {
-        outcomes.push(match engine::apply(w, json, now) {
+        outcomes.push(match engine::apply(&mut sorted, json, now) {
             Ok(o) => o,
             // A bad event refuses itself, not the batch.
             Err(StoreError::Invalid(_)) => Outcome::Invalid,
             Err(e) => return Err(e),
         });
     }
+    sorted.flush()?;
     let seq = engine::bump_seq(w)?;
     Ok(Batch { outcomes, seq })
 }
