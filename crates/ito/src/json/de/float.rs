@@ -66,7 +66,7 @@ impl Format for F32 {
 
 /// `w × 10^q` correctly rounded (round half to even), or `None` when the
 /// caller must fall back to an exact parse. `w` must be exact.
-#[inline]
+#[inline(always)]
 pub(super) fn to_f64(w: u64, q: i64) -> Option<f64> {
     // Clinger: both operands exact doubles, one IEEE operation.
     if w <= 1 << 53 && (-22..=22).contains(&q) {
@@ -82,7 +82,7 @@ pub(super) fn to_f64(w: u64, q: i64) -> Option<f64> {
 
 /// `w × 10^q` correctly rounded to `f32` (round half to even), or `None`
 /// when the caller must fall back to an exact parse. `w` must be exact.
-#[inline]
+#[inline(always)]
 pub(super) fn to_f32(w: u64, q: i64) -> Option<f32> {
     // Clinger in f32: both operands exact, one IEEE operation.
     if w <= 1 << 24 && (-10..=10).contains(&q) {
@@ -97,7 +97,7 @@ pub(super) fn to_f32(w: u64, q: i64) -> Option<f32> {
 }
 
 /// The bits of the value of format `F` nearest to `w × 10^q`.
-#[inline]
+#[inline(always)]
 fn eisel_lemire<F: Format>(w: u64, q: i64) -> Option<u64> {
     let mantissa_bits = F::MANTISSA_BITS;
     let infinity = (F::INFINITE_POWER as u64) << mantissa_bits;

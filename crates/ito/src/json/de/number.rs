@@ -1,6 +1,12 @@
 //! Numbers: serde_json's grammar checks and error positions, values from
 //! the exact text.
 //!
+//! The shapes most documents use (integers of up to 7 digits; 1 to 3
+//! integer and 1 to 15 fraction digits, no exponent) are read first from
+//! three words at the cursor with no branch per digit
+//! (`parse_number_words`), when 24 bytes are left; everything else, and
+//! every error, goes the general way below, from the number's start.
+//!
 //! Integers stay integers while they fit a `u64` (serde_json's rule:
 //! non-negative up to `u64::MAX`, negative down to `i64::MIN`, `-0` a
 //! float). Their first two digits are read one by one, the rest eight at
@@ -68,6 +74,9 @@ impl<'de> Deserializer<'de> {
     /// its first digit.
     #[inline(always)]
     pub(in crate::json) fn parse_integer(&mut self, positive: bool) -> Result<ParserNumber, Error> {
+        if let Some(n) = self.parse_number_words(positive) {
+            return Ok(n);
+        }
         let start = self.index;
         let next = match self.next_char() {
             Some(b) => b,
@@ -122,20 +131,79 @@ impl<'de> Deserializer<'de> {
             b'.' | b'e' | b'E' => {
                 ParserNumber::F64(self.parse_float_tail(positive, start, Some(significand))?)
             }
-            _ => {
-                if positive {
-                    ParserNumber::U64(significand)
-                } else {
-                    let neg = (significand as i64).wrapping_neg();
-                    // A float on `-0` and below `i64::MIN`.
-                    if neg >= 0 {
-                        ParserNumber::F64(-(significand as f64))
-                    } else {
-                        ParserNumber::I64(neg)
-                    }
-                }
-            }
+            _ => integer(positive, significand),
         })
+    }
+
+    /// The two shapes most numbers have, read from three words at the
+    /// cursor with no branch per digit: an integer of 1 to 7 digits, and a
+    /// number of 1 to 3 integer digits and 1 to 15 fraction digits with no
+    /// exponent (canada.json's coordinates, `-65.613616999999977`). `None`
+    /// for any other shape, for every error, and when fewer than 24 bytes
+    /// are left (the words are read only inside the input): the general
+    /// path then reads the number from the start.
+    ///
+    /// ```text
+    /// w0 = input[i..i+8]          n = leading digits (1..=7)
+    /// integer:  w0's n digits     (the byte after them is not . e E)
+    /// fraction: w1 = input[i+n+1..+8], w2 = the next 8 (counted only when
+    ///           w1 is all digits); W = int·10^16 + w1·10^8 + w2, the
+    ///           digits after the fraction's end read as zeros
+    /// value:    W × 10^-16        (W < 10^19: exact; one Eisel-Lemire
+    ///                              entry whose exponent is a constant)
+    /// ```
+    #[inline(always)]
+    fn parse_number_words(&mut self, positive: bool) -> Option<ParserNumber> {
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let i = self.index;
+        let bytes: &[u8; 24] = self.input.get(i..i.wrapping_add(24))?.try_into().ok()?;
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        let w0 = word(0);
+        let n = leading_digits(w0);
+        // Not a number, 8 digits or more, or a leading zero (an error).
+        if n == 0 || n == 8 || (bytes[0] == b'0' && n > 1) {
+            return None;
+        }
+        // The n digits as the last of eight, the first 8 - n being '0'
+        // (the shift is 8 to 56).
+        let shift = 8 * (8 - n) as u32;
+        let int = eight_digits(w0 << shift | ZEROS >> (64 - shift));
+        let after = bytes[n];
+        if after != b'.' {
+            if after | 0x20 == b'e' {
+                return None;
+            }
+            self.index = i + n;
+            return Some(integer(positive, int));
+        }
+        if n > 3 {
+            return None;
+        }
+        let (w1, w2) = (word(n + 1), word(n + 9));
+        let m1 = non_digits(w1);
+        // w2's digits count only after eight in w1: else every byte of it
+        // is marked as a non-digit.
+        let m2 = non_digits(w2) | (NON_DIGIT & ((m1 != 0) as u64).wrapping_neg());
+        let frac = (m1.trailing_zeros() / 8 + m2.trailing_zeros() / 8) as usize;
+        // No fraction digit (an error), or 16 and perhaps more.
+        if frac == 0 || frac == 16 {
+            return None;
+        }
+        let end = n + 1 + frac;
+        if bytes[end] | 0x20 == b'e' {
+            return None;
+        }
+        let (k1, k2) = (digits_kept(m1), digits_kept(m2));
+        let f1 = eight_digits(w1 & k1 | ZEROS & !k1);
+        let f2 = eight_digits(w2 & k2 | ZEROS & !k2);
+        let w = int * 10_000_000_000_000_000 + f1 * 100_000_000 + f2;
+        let f = if self.single_precision {
+            f64::from(float::to_f32(w, -16)?)
+        } else {
+            float::to_f64(w, -16)?
+        };
+        self.index = i + end;
+        Some(ParserNumber::F64(if positive { f } else { -f }))
     }
 
     /// Checks the rest of a float (more integer digits, fraction,
@@ -294,6 +362,21 @@ impl<'de> Deserializer<'de> {
     }
 }
 
+/// An integer whose digits were read: `u64` when positive, `i64` when
+/// negative, a float for `-0` and below `i64::MIN` (serde_json's rule).
+#[inline(always)]
+fn integer(positive: bool, significand: u64) -> ParserNumber {
+    if positive {
+        return ParserNumber::U64(significand);
+    }
+    let neg = (significand as i64).wrapping_neg();
+    if neg >= 0 {
+        ParserNumber::F64(-(significand as f64))
+    } else {
+        ParserNumber::I64(neg)
+    }
+}
+
 /// The number of digits from the first non-zero one on, in `text`
 /// (digits and at most one `.`).
 fn significant_digits(text: &[u8]) -> usize {
@@ -321,14 +404,32 @@ const POW10: [u64; 9] = [
 /// input), are ASCII digits before the first that is not.
 #[inline(always)]
 fn leading_digits(word: u64) -> usize {
+    non_digits(word).trailing_zeros() as usize / 8
+}
+
+/// The top bit of each byte of a word.
+const NON_DIGIT: u64 = 0x8080_8080_8080_8080;
+
+/// The top bit of the first byte of `word` (from the lowest) that is not
+/// an ASCII digit is set, and none below it; bits above it mean nothing.
+#[inline(always)]
+fn non_digits(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     // t is 0..=9 in a digit's byte. A byte's top bit ends up set when t
     // is 10 or more (t + 0x76 reaches 0x80, or t had it already). A carry
     // out of a non-digit byte can only disturb later bytes, never the
     // first non-digit one or the digits before it.
     let t = word ^ (0x30 * ONES);
-    let non_digit = (t.wrapping_add(0x76 * ONES) | t) & (0x80 * ONES);
-    non_digit.trailing_zeros() as usize / 8
+    (t.wrapping_add(0x76 * ONES) | t) & NON_DIGIT
+}
+
+/// The bytes before the first non-digit marked in `mask` (a
+/// [`non_digits`] result), all ones; every byte when none is marked.
+#[inline(always)]
+fn digits_kept(mask: u64) -> u64 {
+    // The lowest mark is bit 8k + 7: 1 << 8k, less one, keeps k bytes
+    // (no mark: 0 - 1, all of them).
+    ((mask & mask.wrapping_neg()) >> 7).wrapping_sub(1)
 }
 
 /// The value of eight ASCII digits, first digit in the lowest byte.

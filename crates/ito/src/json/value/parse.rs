@@ -107,7 +107,10 @@ impl<'o> Parser<'o> {
         Ok(self.values.pop().expect("pushed"))
     }
 
-    /// Parses the next value onto the stack.
+    /// Parses the next value onto the stack. Inlined into each container
+    /// loop, so that a scalar costs no call (only containers do: `array`
+    /// and `object` stay out of line).
+    #[inline(always)]
     fn push<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
         let peek = match de.parse_whitespace() {
             Some(b) => b,
@@ -185,6 +188,7 @@ impl<'o> Parser<'o> {
     }
 
     /// The cursor is at `[`.
+    #[inline(never)]
     fn array<'de, S: Strings<'de, 'o>>(&mut self, de: &mut Deserializer<'de>) -> Result<(), Error> {
         enter(de)?;
         de.eat_char();
@@ -228,6 +232,7 @@ impl<'o> Parser<'o> {
     }
 
     /// The cursor is at `{`.
+    #[inline(never)]
     fn object<'de, S: Strings<'de, 'o>>(
         &mut self,
         de: &mut Deserializer<'de>,
