@@ -3,8 +3,8 @@
 //! entry and one block copied and checked from the byte after it. The
 //! general loop (`escape_loop`) re-checks its room on every block and
 //! handles escape-dense runs and UTF-8 validation; a medium string with a
-//! few escapes needs none of that, and this loop measured 1.3–1.6× faster
-//! on such strings (bench/RESULTS.md, 2026-11-29).
+//! few escapes needs none of that, and this loop measured 1.25–1.6× faster
+//! on such strings (bench/RESULTS.md, 2026-11-29 09:05).
 
 use std::ptr;
 
