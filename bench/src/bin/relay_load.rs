@@ -4,7 +4,13 @@
 //! relay_load prepare [--stored N] [--live N]   sign the corpus once, cache it under target/relay-bench/
 //! relay_load bound                             ito::nostr::batch verification alone on the ingest events
 //! relay_load run RELAY... [options]            start each relay in turn and run every row on it
+//! relay_load queries RELAY... [options]        rows 4 and 5 only, on the database a `run` left
 //! ```
+//!
+//! `queries` is for iterating on the query path: it starts each relay on
+//! target/relay-bench/db/RELAY as the last `run` with the same `--stored`
+//! left it (every stored event taken as acknowledged), runs the answer
+//! check and the stored-query row, and prints them; it writes no results.
 //!
 //! RELAY is `ito` (the `ito` binary, `--ito PATH`, default
 //! target/h-bench/release/ito) or a peer built by scripts/relay_peers.sh
@@ -49,6 +55,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
@@ -418,6 +425,12 @@ fn hex32(s: &str) -> Option<[u8; 32]> {
 }
 
 fn event_id_in(obj: &str) -> Option<[u8; 32]> {
+    // Most relays send the id first: read it without a search.
+    const HEAD: &str = "{\"id\":\"";
+    let head = skip_ws(obj);
+    if head.starts_with(HEAD) && head.as_bytes().get(HEAD.len() + 64) == Some(&b'"') {
+        return hex32(head.get(HEAD.len()..HEAD.len() + 64)?);
+    }
     let mut from = 0;
     while let Some(at) = obj[from..].find("\"id\"") {
         let after = obj[from + at + 4..].trim_start();
@@ -741,7 +754,13 @@ impl Drop for Relay {
 async fn connect(addr: &str) -> Res<Ws> {
     let tcp = TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
-    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/"), tcp).await?;
+    // The websocket zeroes its whole free read buffer before each read
+    // (128 KiB by default); the relays write in smaller chunks, so a
+    // smaller buffer costs the client less per read.
+    let config = WebSocketConfig::default().read_buffer_size(32 * 1024);
+    let (ws, _) =
+        tokio_tungstenite::client_async_with_config(format!("ws://{addr}/"), tcp, Some(config))
+            .await?;
     Ok(ws)
 }
 
@@ -883,6 +902,8 @@ async fn publish(
 }
 
 /// Runs one `REQ` and collects the ids until `EOSE` (or `CLOSED`, or 30 s).
+/// Each message is read where the websocket left it, and one timer covers
+/// the whole answer: the client's cycles are taken from the relay.
 async fn req(
     tx: &mut SplitSink<Ws, Message>,
     rx: &mut SplitStream<Ws>,
@@ -892,20 +913,29 @@ async fn req(
     tx.send(Message::text(format!("[\"REQ\",\"{sub}\",{filters}]")))
         .await?;
     let mut ids = Vec::new();
-    loop {
-        let Some(text) = recv_text(rx, Duration::from_secs(30)).await else {
-            return Ok((ids, "timeout"));
-        };
-        match parse_msg(&text) {
-            Msg::Event {
-                sub: s,
-                id: Some(id),
-            } if s == sub => ids.push(id),
-            Msg::Eose { sub: s } if s == sub => return Ok((ids, "eose")),
-            Msg::Closed { sub: s, .. } if s == sub => return Ok((ids, "closed")),
-            _ => {}
+    let answer = async {
+        while let Some(Ok(message)) = rx.next().await {
+            let text = match &message {
+                Message::Text(t) => t.as_str(),
+                Message::Close(_) => break,
+                _ => continue,
+            };
+            match parse_msg(text) {
+                Msg::Event {
+                    sub: s,
+                    id: Some(id),
+                } if s == sub => ids.push(id),
+                Msg::Eose { sub: s } if s == sub => return "eose",
+                Msg::Closed { sub: s, .. } if s == sub => return "closed",
+                _ => {}
+            }
         }
-    }
+        "timeout"
+    };
+    let end = tokio::time::timeout(Duration::from_secs(30), answer)
+        .await
+        .unwrap_or("timeout");
+    Ok((ids, end))
 }
 
 /// The query sample checked against the model: how many answers are
@@ -1591,6 +1621,36 @@ fn bound(c: &Corpus, n: usize) -> Value {
     })
 }
 
+/// Rows 4 and 5 on the database a `run` left (the `queries` command).
+async fn query_rows(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) -> Res<Value> {
+    let db = work_dir().join("db").join(name);
+    if !db.is_dir() {
+        return Err(format!(
+            "no database at {}: run `relay_load run {name}` first",
+            db.display()
+        )
+        .into());
+    }
+    let mut relay = Relay::spawn(name, &db, o)?;
+    relay.ready(Duration::from_secs(120)).await?;
+    let stored: Vec<AtomicBool> = (0..c.stored).map(|_| AtomicBool::new(true)).collect();
+    let sample: Vec<(String, Vec<[u8; 32]>)> = sample
+        .iter()
+        .map(|f| (f.clone(), model_answer(c, f, &stored).expect("own filter")))
+        .collect();
+    let row = Row::start();
+    let answers = merge(check_answers(c, &relay.addr, &sample).await?, row.finish());
+    eprintln!("[{name}] answers: {answers}");
+    let row = Row::start();
+    let q = merge(
+        queries(c, &relay.addr, o.query_conns, o.query_secs).await?,
+        row.finish(),
+    );
+    eprintln!("[{name}] queries: {q}");
+    relay.stop();
+    Ok(json!({"relay": name, "answers": answers, "queries": q}))
+}
+
 async fn run_relay(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) -> Res<Value> {
     let db = work_dir().join("db").join(name);
     let _ = std::fs::remove_dir_all(&db);
@@ -2190,7 +2250,61 @@ fn main() -> Res<()> {
             }
             Ok(())
         }
+        "queries" => {
+            let c: &'static Corpus = Box::leak(Box::new(load_corpus(o.stored, o.live)?));
+            let mut rng = Rng(0xc0ffee);
+            let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()?;
+            for name in &args[1..] {
+                println!("{}", rt.block_on(query_rows(name, c, &o, &sample))?);
+            }
+            Ok(())
+        }
         "report" => report(&args[1..]),
         _ => Err(format!("unknown command {cmd}").into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "5c83da77af1dec6d7289834998ad7aafbd9e2191396d75ec3cc27f5a77226f36";
+
+    fn event_id(text: &str) -> Option<[u8; 32]> {
+        match parse_msg(text) {
+            Msg::Event { sub: "s", id } => id,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_event_id_is_read_first_or_anywhere_and_always_checked() {
+        let want = hex32(ID);
+        assert!(want.is_some());
+        // The id first (the fast path), with and without a space.
+        assert_eq!(
+            event_id(&format!(r#"["EVENT","s",{{"id":"{ID}","kind":1}}]"#)),
+            want
+        );
+        assert_eq!(
+            event_id(&format!(r#"["EVENT","s", {{"id":"{ID}"}}]"#)),
+            want
+        );
+        // The id later, after a field whose value says "id".
+        let late = format!(r#"["EVENT","s",{{"kind":1,"content":"id","id":"{ID}"}}]"#);
+        assert_eq!(event_id(&late), want);
+        // Too short, too long, not hex: no id.
+        let short = &ID[..63];
+        for bad in [
+            format!(r#"["EVENT","s",{{"id":"{short}","kind":1}}]"#),
+            format!(r#"["EVENT","s",{{"id":"{ID}0","kind":1}}]"#),
+            format!(r#"["EVENT","s",{{"id":"{}x","kind":1}}]"#, &ID[..63]),
+        ] {
+            assert_eq!(event_id(&bad), None, "{bad}");
+        }
     }
 }
