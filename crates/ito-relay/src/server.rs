@@ -211,7 +211,7 @@ async fn handle(
             let limit = shared.config.limits.max_message_length;
             let ws_config = WebSocketConfig::default()
                 .read_buffer_size(4096)
-                .write_buffer_size(16 * 1024)
+                .write_buffer_size(64 * 1024)
                 .max_message_size(Some(limit * 2))
                 .max_frame_size(Some(limit * 2));
             let ws = WebSocketStream::from_partially_read(tcp, rest, Role::Server, Some(ws_config))
