@@ -5,6 +5,7 @@
 //! relay_load bound                             ito::nostr::batch verification alone on the ingest events
 //! relay_load run RELAY... [options]            start each relay in turn and run every row on it
 //! relay_load queries RELAY... [options]        rows 4 and 5 only, on the database a `run` left
+//! relay_load report RELAY... [--second DIR]    bench/report/relay.md and relay.svg from the saved runs
 //! ```
 //!
 //! `queries` is for iterating on the query path: it starts each relay on
@@ -98,6 +99,8 @@ struct Opts {
     ingest_cap_secs: f64,
     ito: PathBuf,
     peers: PathBuf,
+    /// `report`: a results directory shown as a second table.
+    second: Option<PathBuf>,
 }
 
 impl Opts {
@@ -118,6 +121,7 @@ impl Opts {
             ingest_cap_secs: 1e9,
             ito: root().join("target/h-bench/release/ito"),
             peers: root().join("target/peers/bin"),
+            second: None,
         };
         let mut rest = Vec::new();
         let mut it = std::mem::take(args).into_iter();
@@ -143,6 +147,7 @@ impl Opts {
                 "--ingest-cap-secs" => o.ingest_cap_secs = v.parse()?,
                 "--ito" => o.ito = v.into(),
                 "--peers" => o.peers = v.into(),
+                "--second" => o.second = Some(v.into()),
                 _ => return Err(format!("unknown option {a}").into()),
             }
         }
@@ -1832,8 +1837,9 @@ fn cell(v: Option<f64>, digits: usize) -> String {
 /// The results of the last `run` of each relay as a Markdown table (to
 /// paste into bench/RESULTS.md) and bench/report/relay.svg: ito's ratio
 /// over each peer, and over the bound.
-fn report(names: &[String]) -> Res<()> {
-    let dir = work_dir().join("results");
+/// The report's table, bound, ratios and NIP deviations for the runs
+/// `names` saved in `dir`, and the chart's rows.
+fn tables(dir: &Path, names: &[String]) -> Res<(String, Vec<ito_bench::headline::Row>)> {
     let read = |n: &str| -> Res<Value> {
         Ok(serde_json::from_str(&std::fs::read_to_string(
             dir.join(format!("{n}.json")),
@@ -2147,7 +2153,73 @@ fn report(names: &[String]) -> Res<()> {
             }
         ));
     }
+    Ok((md, chart_rows))
+}
+
+/// How many events the runs in `dir` stored (ito's run, else the first).
+fn stored_events(dir: &Path, names: &[String]) -> Option<u64> {
+    let read = |n: &String| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{n}.json"))).ok()?).ok()
+    };
+    let runs: Vec<Value> = names.iter().filter_map(read).collect();
+    let pick = runs.iter().find(|v| v["relay"] == "ito").or(runs.first())?;
+    pick["reopen"]["stored_events"]
+        .as_u64()
+        .or_else(|| pick["database"]["stored_events"].as_u64())
+}
+
+/// Writes bench/report/relay.md (and relay.svg) from the runs `names` in
+/// target/relay-bench/results/; with `--second DIR`, the runs saved in
+/// DIR (every relay found there) follow as a second table, without a
+/// chart. The dates and commits come from RELAY_BENCH_DATE and
+/// RELAY_BENCH_COMMIT (RELAY_BENCH_SECOND_DATE and
+/// RELAY_BENCH_SECOND_COMMIT for the second table).
+fn report(names: &[String], second: Option<&Path>) -> Res<()> {
+    let dir = work_dir().join("results");
+    let (md, chart_rows) = tables(&dir, names)?;
     println!("{md}");
+    let size = |n: Option<u64>| {
+        n.map_or("—".into(), |n| {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        })
+    };
+    let cpu = ito_bench::report::cpu_name();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let sub = |date: &str, commit: &str| {
+        format!(
+            "<sub>{cpu}, {cores} cores, release build (no `-C target-cpu=native`), {date} UTC, \
+             commit {commit} (ito binary)</sub>\n"
+        )
+    };
+    let second_md = match second {
+        Some(d) => {
+            let mut found: Vec<String> = Vec::new();
+            for name in ["ito", "rnostr", "nostr-rs-relay", "nrb-lmdb", "khatru-lmdb"] {
+                if d.join(format!("{name}.json")).is_file() {
+                    found.push(name.into());
+                }
+            }
+            let (md2, _) = tables(d, &found)?;
+            format!(
+                "\n### {} relays on a {}-event database (an earlier run)\n\n{md2}\n{}",
+                found.len(),
+                size(stored_events(d, &found)),
+                sub(
+                    &std::env::var("RELAY_BENCH_SECOND_DATE").unwrap_or_default(),
+                    &std::env::var("RELAY_BENCH_SECOND_COMMIT").unwrap_or_default()
+                )
+            )
+        }
+        None => String::new(),
+    };
     let date = std::env::var("RELAY_BENCH_DATE").unwrap_or_default();
     let commit = std::env::var("RELAY_BENCH_COMMIT").unwrap_or_else(|_| {
         Command::new("git")
@@ -2164,10 +2236,11 @@ fn report(names: &[String]) -> Res<()> {
          client is the project's own. Ratios are ito's figure over the peer's (**above 1: ito \
          is ahead**); the bound is `ito::nostr::batch` verification alone on the same events and \
          cores. Methods and older figures: [`bench/RESULTS.md`](../RESULTS.md).\n\n\
-         ![Nostr relay chart](relay.svg)\n\n{md}\n<sub>{}, {} cores, release build (no \
-         `-C target-cpu=native`), {date} UTC, commit {commit}</sub>\n",
-        ito_bench::report::cpu_name(),
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
+         ### {} on a {}-event database\n\n\
+         ![Nostr relay chart](relay.svg)\n\n{md}\n{}{second_md}",
+        names.join(" and "),
+        size(stored_events(&dir, names)),
+        sub(&date, &commit),
     );
     std::fs::write(root().join("bench/report/relay.md"), section)?;
     if !chart_rows.is_empty() {
@@ -2263,7 +2336,7 @@ fn main() -> Res<()> {
             }
             Ok(())
         }
-        "report" => report(&args[1..]),
+        "report" => report(&args[1..], o.second.as_deref()),
         _ => Err(format!("unknown command {cmd}").into()),
     }
 }
