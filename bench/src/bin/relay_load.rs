@@ -4,7 +4,14 @@
 //! relay_load prepare [--stored N] [--live N]   sign the corpus once, cache it under target/relay-bench/
 //! relay_load bound                             ito::nostr::batch verification alone on the ingest events
 //! relay_load run RELAY... [options]            start each relay in turn and run every row on it
+//! relay_load queries RELAY... [options]        rows 4 and 5 only, on the database a `run` left
+//! relay_load report RELAY... [--second DIR]    bench/report/relay.md and relay.svg from the saved runs
 //! ```
+//!
+//! `queries` is for iterating on the query path: it starts each relay on
+//! target/relay-bench/db/RELAY as the last `run` with the same `--stored`
+//! left it (every stored event taken as acknowledged), runs the answer
+//! check and the stored-query row, and prints them; it writes no results.
 //!
 //! RELAY is `ito` (the `ito` binary, `--ito PATH`, default
 //! target/h-bench/release/ito) or a peer built by scripts/relay_peers.sh
@@ -49,6 +56,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
@@ -91,6 +99,8 @@ struct Opts {
     ingest_cap_secs: f64,
     ito: PathBuf,
     peers: PathBuf,
+    /// `report`: a results directory shown as a second table.
+    second: Option<PathBuf>,
 }
 
 impl Opts {
@@ -111,6 +121,7 @@ impl Opts {
             ingest_cap_secs: 1e9,
             ito: root().join("target/h-bench/release/ito"),
             peers: root().join("target/peers/bin"),
+            second: None,
         };
         let mut rest = Vec::new();
         let mut it = std::mem::take(args).into_iter();
@@ -136,6 +147,7 @@ impl Opts {
                 "--ingest-cap-secs" => o.ingest_cap_secs = v.parse()?,
                 "--ito" => o.ito = v.into(),
                 "--peers" => o.peers = v.into(),
+                "--second" => o.second = Some(v.into()),
                 _ => return Err(format!("unknown option {a}").into()),
             }
         }
@@ -418,6 +430,12 @@ fn hex32(s: &str) -> Option<[u8; 32]> {
 }
 
 fn event_id_in(obj: &str) -> Option<[u8; 32]> {
+    // Most relays send the id first: read it without a search.
+    const HEAD: &str = "{\"id\":\"";
+    let head = skip_ws(obj);
+    if head.starts_with(HEAD) && head.as_bytes().get(HEAD.len() + 64) == Some(&b'"') {
+        return hex32(head.get(HEAD.len()..HEAD.len() + 64)?);
+    }
     let mut from = 0;
     while let Some(at) = obj[from..].find("\"id\"") {
         let after = obj[from + at + 4..].trim_start();
@@ -741,7 +759,13 @@ impl Drop for Relay {
 async fn connect(addr: &str) -> Res<Ws> {
     let tcp = TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
-    let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/"), tcp).await?;
+    // The websocket zeroes its whole free read buffer before each read
+    // (128 KiB by default); the relays write in smaller chunks, so a
+    // smaller buffer costs the client less per read.
+    let config = WebSocketConfig::default().read_buffer_size(32 * 1024);
+    let (ws, _) =
+        tokio_tungstenite::client_async_with_config(format!("ws://{addr}/"), tcp, Some(config))
+            .await?;
     Ok(ws)
 }
 
@@ -883,6 +907,8 @@ async fn publish(
 }
 
 /// Runs one `REQ` and collects the ids until `EOSE` (or `CLOSED`, or 30 s).
+/// Each message is read where the websocket left it, and one timer covers
+/// the whole answer: the client's cycles are taken from the relay.
 async fn req(
     tx: &mut SplitSink<Ws, Message>,
     rx: &mut SplitStream<Ws>,
@@ -892,20 +918,29 @@ async fn req(
     tx.send(Message::text(format!("[\"REQ\",\"{sub}\",{filters}]")))
         .await?;
     let mut ids = Vec::new();
-    loop {
-        let Some(text) = recv_text(rx, Duration::from_secs(30)).await else {
-            return Ok((ids, "timeout"));
-        };
-        match parse_msg(&text) {
-            Msg::Event {
-                sub: s,
-                id: Some(id),
-            } if s == sub => ids.push(id),
-            Msg::Eose { sub: s } if s == sub => return Ok((ids, "eose")),
-            Msg::Closed { sub: s, .. } if s == sub => return Ok((ids, "closed")),
-            _ => {}
+    let answer = async {
+        while let Some(Ok(message)) = rx.next().await {
+            let text = match &message {
+                Message::Text(t) => t.as_str(),
+                Message::Close(_) => break,
+                _ => continue,
+            };
+            match parse_msg(text) {
+                Msg::Event {
+                    sub: s,
+                    id: Some(id),
+                } if s == sub => ids.push(id),
+                Msg::Eose { sub: s } if s == sub => return "eose",
+                Msg::Closed { sub: s, .. } if s == sub => return "closed",
+                _ => {}
+            }
         }
-    }
+        "timeout"
+    };
+    let end = tokio::time::timeout(Duration::from_secs(30), answer)
+        .await
+        .unwrap_or("timeout");
+    Ok((ids, end))
 }
 
 /// The query sample checked against the model: how many answers are
@@ -1591,6 +1626,36 @@ fn bound(c: &Corpus, n: usize) -> Value {
     })
 }
 
+/// Rows 4 and 5 on the database a `run` left (the `queries` command).
+async fn query_rows(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) -> Res<Value> {
+    let db = work_dir().join("db").join(name);
+    if !db.is_dir() {
+        return Err(format!(
+            "no database at {}: run `relay_load run {name}` first",
+            db.display()
+        )
+        .into());
+    }
+    let mut relay = Relay::spawn(name, &db, o)?;
+    relay.ready(Duration::from_secs(120)).await?;
+    let stored: Vec<AtomicBool> = (0..c.stored).map(|_| AtomicBool::new(true)).collect();
+    let sample: Vec<(String, Vec<[u8; 32]>)> = sample
+        .iter()
+        .map(|f| (f.clone(), model_answer(c, f, &stored).expect("own filter")))
+        .collect();
+    let row = Row::start();
+    let answers = merge(check_answers(c, &relay.addr, &sample).await?, row.finish());
+    eprintln!("[{name}] answers: {answers}");
+    let row = Row::start();
+    let q = merge(
+        queries(c, &relay.addr, o.query_conns, o.query_secs).await?,
+        row.finish(),
+    );
+    eprintln!("[{name}] queries: {q}");
+    relay.stop();
+    Ok(json!({"relay": name, "answers": answers, "queries": q}))
+}
+
 async fn run_relay(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) -> Res<Value> {
     let db = work_dir().join("db").join(name);
     let _ = std::fs::remove_dir_all(&db);
@@ -1772,8 +1837,9 @@ fn cell(v: Option<f64>, digits: usize) -> String {
 /// The results of the last `run` of each relay as a Markdown table (to
 /// paste into bench/RESULTS.md) and bench/report/relay.svg: ito's ratio
 /// over each peer, and over the bound.
-fn report(names: &[String]) -> Res<()> {
-    let dir = work_dir().join("results");
+/// The report's table, bound, ratios and NIP deviations for the runs
+/// `names` saved in `dir`, and the chart's rows.
+fn tables(dir: &Path, names: &[String]) -> Res<(String, Vec<ito_bench::headline::Row>)> {
     let read = |n: &str| -> Res<Value> {
         Ok(serde_json::from_str(&std::fs::read_to_string(
             dir.join(format!("{n}.json")),
@@ -2087,7 +2153,73 @@ fn report(names: &[String]) -> Res<()> {
             }
         ));
     }
+    Ok((md, chart_rows))
+}
+
+/// How many events the runs in `dir` stored (ito's run, else the first).
+fn stored_events(dir: &Path, names: &[String]) -> Option<u64> {
+    let read = |n: &String| -> Option<Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{n}.json"))).ok()?).ok()
+    };
+    let runs: Vec<Value> = names.iter().filter_map(read).collect();
+    let pick = runs.iter().find(|v| v["relay"] == "ito").or(runs.first())?;
+    pick["reopen"]["stored_events"]
+        .as_u64()
+        .or_else(|| pick["database"]["stored_events"].as_u64())
+}
+
+/// Writes bench/report/relay.md (and relay.svg) from the runs `names` in
+/// target/relay-bench/results/; with `--second DIR`, the runs saved in
+/// DIR (every relay found there) follow as a second table, without a
+/// chart. The dates and commits come from RELAY_BENCH_DATE and
+/// RELAY_BENCH_COMMIT (RELAY_BENCH_SECOND_DATE and
+/// RELAY_BENCH_SECOND_COMMIT for the second table).
+fn report(names: &[String], second: Option<&Path>) -> Res<()> {
+    let dir = work_dir().join("results");
+    let (md, chart_rows) = tables(&dir, names)?;
     println!("{md}");
+    let size = |n: Option<u64>| {
+        n.map_or("—".into(), |n| {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        })
+    };
+    let cpu = ito_bench::report::cpu_name();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let sub = |date: &str, commit: &str| {
+        format!(
+            "<sub>{cpu}, {cores} cores, release build (no `-C target-cpu=native`), {date} UTC, \
+             commit {commit} (ito binary)</sub>\n"
+        )
+    };
+    let second_md = match second {
+        Some(d) => {
+            let mut found: Vec<String> = Vec::new();
+            for name in ["ito", "rnostr", "nostr-rs-relay", "nrb-lmdb", "khatru-lmdb"] {
+                if d.join(format!("{name}.json")).is_file() {
+                    found.push(name.into());
+                }
+            }
+            let (md2, _) = tables(d, &found)?;
+            format!(
+                "\n### {} relays on a {}-event database (an earlier run)\n\n{md2}\n{}",
+                found.len(),
+                size(stored_events(d, &found)),
+                sub(
+                    &std::env::var("RELAY_BENCH_SECOND_DATE").unwrap_or_default(),
+                    &std::env::var("RELAY_BENCH_SECOND_COMMIT").unwrap_or_default()
+                )
+            )
+        }
+        None => String::new(),
+    };
     let date = std::env::var("RELAY_BENCH_DATE").unwrap_or_default();
     let commit = std::env::var("RELAY_BENCH_COMMIT").unwrap_or_else(|_| {
         Command::new("git")
@@ -2104,10 +2236,11 @@ fn report(names: &[String]) -> Res<()> {
          client is the project's own. Ratios are ito's figure over the peer's (**above 1: ito \
          is ahead**); the bound is `ito::nostr::batch` verification alone on the same events and \
          cores. Methods and older figures: [`bench/RESULTS.md`](../RESULTS.md).\n\n\
-         ![Nostr relay chart](relay.svg)\n\n{md}\n<sub>{}, {} cores, release build (no \
-         `-C target-cpu=native`), {date} UTC, commit {commit}</sub>\n",
-        ito_bench::report::cpu_name(),
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
+         ### {} on a {}-event database\n\n\
+         ![Nostr relay chart](relay.svg)\n\n{md}\n{}{second_md}",
+        names.join(" and "),
+        size(stored_events(&dir, names)),
+        sub(&date, &commit),
     );
     std::fs::write(root().join("bench/report/relay.md"), section)?;
     if !chart_rows.is_empty() {
@@ -2190,7 +2323,61 @@ fn main() -> Res<()> {
             }
             Ok(())
         }
-        "report" => report(&args[1..]),
+        "queries" => {
+            let c: &'static Corpus = Box::leak(Box::new(load_corpus(o.stored, o.live)?));
+            let mut rng = Rng(0xc0ffee);
+            let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()?;
+            for name in &args[1..] {
+                println!("{}", rt.block_on(query_rows(name, c, &o, &sample))?);
+            }
+            Ok(())
+        }
+        "report" => report(&args[1..], o.second.as_deref()),
         _ => Err(format!("unknown command {cmd}").into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "5c83da77af1dec6d7289834998ad7aafbd9e2191396d75ec3cc27f5a77226f36";
+
+    fn event_id(text: &str) -> Option<[u8; 32]> {
+        match parse_msg(text) {
+            Msg::Event { sub: "s", id } => id,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_event_id_is_read_first_or_anywhere_and_always_checked() {
+        let want = hex32(ID);
+        assert!(want.is_some());
+        // The id first (the fast path), with and without a space.
+        assert_eq!(
+            event_id(&format!(r#"["EVENT","s",{{"id":"{ID}","kind":1}}]"#)),
+            want
+        );
+        assert_eq!(
+            event_id(&format!(r#"["EVENT","s", {{"id":"{ID}"}}]"#)),
+            want
+        );
+        // The id later, after a field whose value says "id".
+        let late = format!(r#"["EVENT","s",{{"kind":1,"content":"id","id":"{ID}"}}]"#);
+        assert_eq!(event_id(&late), want);
+        // Too short, too long, not hex: no id.
+        let short = &ID[..63];
+        for bad in [
+            format!(r#"["EVENT","s",{{"id":"{short}","kind":1}}]"#),
+            format!(r#"["EVENT","s",{{"id":"{ID}0","kind":1}}]"#),
+            format!(r#"["EVENT","s",{{"id":"{}x","kind":1}}]"#, &ID[..63]),
+        ] {
+            assert_eq!(event_id(&bad), None, "{bad}");
+        }
     }
 }

@@ -1,6 +1,11 @@
 //! One connection's outbound side, shared by its socket task, the writer
 //! thread, query threads and the fan-out: a queue of frames with a byte
 //! bound. A reader that lets more than the bound pile up is disconnected.
+//!
+//! A stored query streams many frames at once: it frames them into one
+//! buffer ([`Frames`]) and queues the batch as one item, so the socket
+//! task is woken once per batch instead of once per event, and no event
+//! gets an allocation of its own.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -10,8 +15,49 @@ use tokio::sync::{mpsc, Notify};
 #[derive(Debug)]
 pub(crate) enum Out {
     Text(String),
+    /// Several text frames, back to back in one buffer.
+    Frames(Frames),
     /// Close with this code and reason, then stop.
     Close(u16, &'static str),
+}
+
+/// Text frames framed back to back into one buffer: frame `i` is
+/// `text[ends[i - 1]..ends[i]]` (from 0 for the first).
+#[derive(Debug, Default)]
+pub(crate) struct Frames {
+    text: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Frames {
+    /// Appends the frame `head . body . tail` (one copy of `body`).
+    pub(crate) fn push(&mut self, head: &[u8], body: &[u8], tail: &[u8]) {
+        self.text.reserve(head.len() + body.len() + tail.len());
+        self.text.extend_from_slice(head);
+        self.text.extend_from_slice(body);
+        self.text.extend_from_slice(tail);
+        self.ends.push(self.text.len());
+    }
+
+    /// Bytes held.
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The frames, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(self.ends.iter()).map(|(a, &b)| &self.text[a..b])
+    }
+
+    /// The buffer and where each frame ends (ascending).
+    pub(crate) fn into_parts(self) -> (Vec<u8>, Vec<usize>) {
+        (self.text, self.ends)
+    }
 }
 
 #[derive(Debug)]
@@ -60,14 +106,8 @@ impl Conn {
     /// Queues a text frame; false when the connection is gone or was just
     /// dropped for exceeding its bound.
     pub(crate) fn send(&self, frame: Vec<u8>) -> bool {
-        if self.killed.load(Ordering::Relaxed) {
-            return false;
-        }
         let len = frame.len();
-        let before = self.queued.fetch_add(len, Ordering::Relaxed);
-        if before + len > self.max_queued {
-            self.queued.fetch_sub(len, Ordering::Relaxed);
-            self.kill();
+        if !self.admit(len) {
             return false;
         }
         // Frames are built from validated UTF-8 (parsed events, escaped
@@ -79,6 +119,32 @@ impl Conn {
                 false
             }
         }
+    }
+
+    /// Queues a batch of text frames as one item, counted against the
+    /// bound like [`Conn::send`]; false as for [`Conn::send`]. The socket
+    /// task checks each frame's UTF-8 as it writes it.
+    pub(crate) fn send_frames(&self, frames: Frames) -> bool {
+        if frames.is_empty() {
+            return !self.is_killed();
+        }
+        let len = frames.len();
+        self.admit(len) && self.tx.send(Out::Frames(frames)).is_ok()
+    }
+
+    /// Counts `len` more bytes queued; false (and the connection dropped)
+    /// when that passes the bound, or when it is already gone.
+    fn admit(&self, len: usize) -> bool {
+        if self.killed.load(Ordering::Relaxed) {
+            return false;
+        }
+        let before = self.queued.fetch_add(len, Ordering::Relaxed);
+        if before + len > self.max_queued {
+            self.queued.fetch_sub(len, Ordering::Relaxed);
+            self.kill();
+            return false;
+        }
+        true
     }
 
     /// Bytes queued and not yet written to the socket.

@@ -19,7 +19,7 @@
 
 use crate::auth;
 use crate::config::Config;
-use crate::conn::{Conn, Out};
+use crate::conn::{Conn, Frames, Out};
 use crate::fanout::Fanout;
 use crate::policy::{AcceptAll, Policy};
 use crate::session::{self, ConnState, Session};
@@ -39,7 +39,7 @@ use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Bytes, Message, Utf8Bytes};
 use tokio_tungstenite::WebSocketStream;
 
 const MAX_HEAD: usize = 16 * 1024;
@@ -211,7 +211,7 @@ async fn handle(
             let limit = shared.config.limits.max_message_length;
             let ws_config = WebSocketConfig::default()
                 .read_buffer_size(4096)
-                .write_buffer_size(16 * 1024)
+                .write_buffer_size(64 * 1024)
                 .max_message_size(Some(limit * 2))
                 .max_frame_size(Some(limit * 2));
             let ws = WebSocketStream::from_partially_read(tcp, rest, Role::Server, Some(ws_config))
@@ -323,6 +323,14 @@ async fn connection(
                         break;
                     }
                 }
+                Out::Frames(frames) => {
+                    let len = frames.len();
+                    let sent = write_frames(&mut sink, frames, rx.is_empty()).await;
+                    out_conn.written(len);
+                    if sent.is_err() {
+                        break;
+                    }
+                }
                 Out::Close(code, reason) => {
                     let frame = CloseFrame {
                         code: CloseCode::from(code),
@@ -391,6 +399,29 @@ async fn connection(
     {
         writer.abort();
     }
+}
+
+/// Feeds a batch of text frames to the websocket, each a message that
+/// shares the batch's buffer (no copy until the websocket's own output
+/// buffer), and flushes after the last when `flush`. A frame that is not
+/// UTF-8, which would be a bug, is dropped like in [`Conn::send`].
+async fn write_frames<S>(sink: &mut S, frames: Frames, flush: bool) -> Result<(), S::Error>
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    let (text, ends) = frames.into_parts();
+    let text = Bytes::from(text);
+    let mut start = 0;
+    for end in ends {
+        if let Ok(frame) = Utf8Bytes::try_from(text.slice(start..end)) {
+            sink.feed(Message::Text(frame)).await?;
+        }
+        start = end;
+    }
+    if flush {
+        sink.flush().await?;
+    }
+    Ok(())
 }
 
 /// The number of live filters over all connections (for tests and

@@ -20,7 +20,7 @@
 //! nothing gets one `NOTICE`. The fuzz target checks these.
 
 use crate::auth;
-use crate::conn::{Conn, Out};
+use crate::conn::{Conn, Frames, Out};
 use crate::fanout;
 use crate::policy::Policy;
 use crate::server::Shared;
@@ -415,10 +415,12 @@ impl Drop for QueryGuard {
     }
 }
 
-/// Where a `REQ`'s stored events go: framed into the connection's queue,
-/// waiting for a slow reader (up to 30 s, then the reader is dropped,
-/// its worker given back meanwhile), and giving up its worker every slice
-/// when other queries wait (turn.rs).
+/// Where a `REQ`'s stored events go: framed into a batch that goes to the
+/// connection's queue every [`TICK_EVERY`](crate::store::TICK_EVERY)
+/// candidates, when it reaches [`ReqSink::batch_bytes`], and at the end
+/// ([`ReqSink::flush`], before `EOSE`); waiting for a slow reader (up to
+/// 30 s, then the reader is dropped, its worker given back meanwhile), and
+/// giving up its worker every slice when other queries wait (turn.rs).
 struct ReqSink {
     prefix: Vec<u8>,
     conn: Arc<Conn>,
@@ -426,10 +428,31 @@ struct ReqSink {
     turn: Turn,
     /// With NIP-42 on: the keys whose direct messages this reader may see.
     viewer: Option<Vec<[u8; 32]>>,
+    /// Framed events not yet queued.
+    batch: Frames,
+}
+
+/// The most a query frames before queueing the batch.
+const MAX_BATCH: usize = 64 * 1024;
+
+impl ReqSink {
+    /// The batch size: [`MAX_BATCH`], or a quarter of the wait threshold
+    /// when the bound is small, so a batch never decides the bound alone.
+    fn batch_bytes(&self) -> usize {
+        MAX_BATCH.min(self.conn.soft_bound() / 4)
+    }
+
+    /// Queues the framed events; false when the connection is gone.
+    fn flush(&mut self) -> bool {
+        self.conn.send_frames(std::mem::take(&mut self.batch))
+    }
 }
 
 impl QuerySink for ReqSink {
     fn event(&mut self, json: &[u8]) -> bool {
+        if self.batch.len() >= self.batch_bytes() && !self.flush() {
+            return false;
+        }
         let mut waited = 0;
         while self.conn.queued() > self.conn.soft_bound() {
             if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
@@ -444,14 +467,15 @@ impl QuerySink for ReqSink {
             std::thread::sleep(Duration::from_millis(1));
             waited += 1;
         }
-        if !self.turn.resume() {
+        if !self.turn.resume() || self.cancel.load(Ordering::Relaxed) {
             return false;
         }
-        !self.cancel.load(Ordering::Relaxed) && self.conn.send(fanout::frame(&self.prefix, json))
+        self.batch.push(&self.prefix, json, b"]");
+        true
     }
 
     fn tick(&mut self) -> bool {
-        if self.cancel.load(Ordering::Relaxed) || self.conn.is_killed() {
+        if self.cancel.load(Ordering::Relaxed) || !self.flush() {
             return false;
         }
         self.turn.tick()
@@ -491,10 +515,17 @@ fn spawn_query(
             cancel: cancel.clone(),
             turn,
             viewer,
+            batch: Frames::default(),
         };
         let _ = tokio::task::spawn_blocking(move || {
             sink.turn.start();
-            match store.query_sink(&filters, max_limit, writer::now(), &mut sink) {
+            let answered = store.query_sink(&filters, max_limit, writer::now(), &mut sink);
+            // The stored events go before EOSE or CLOSED (and before the
+            // live events go_live may send); a replaced REQ's are dropped.
+            if !sink.cancel.load(Ordering::Relaxed) {
+                sink.flush();
+            }
+            match answered {
                 Ok(snapshot) => {
                     let mut eose = Vec::new();
                     RelayMessage::Eose {
@@ -587,9 +618,19 @@ impl Session {
     pub fn take_frames(&mut self) -> Vec<String> {
         let mut frames = Vec::new();
         while let Ok(out) = self.rx.try_recv() {
-            if let Out::Text(text) = out {
-                self.conn.written(text.len());
-                frames.push(text);
+            match out {
+                Out::Text(text) => {
+                    self.conn.written(text.len());
+                    frames.push(text);
+                }
+                Out::Frames(batch) => {
+                    self.conn.written(batch.len());
+                    // As the socket task does: a frame that is not UTF-8
+                    // is dropped.
+                    let texts = batch.iter().map(|f| String::from_utf8(f.to_vec()));
+                    frames.extend(texts.filter_map(Result::ok));
+                }
+                Out::Close(..) => {}
             }
         }
         frames
