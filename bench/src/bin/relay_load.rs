@@ -2273,6 +2273,20 @@ fn report(names: &[String], second: Option<&Path>) -> Res<()> {
     Ok(())
 }
 
+/// What `run` and `queries` share: the corpus (loaded once, for the whole
+/// process), the sample of query filters every relay answers (the same
+/// seed, so the same filters), and the client's two-thread runtime.
+fn query_setup(o: &Opts) -> Res<(&'static Corpus, Vec<String>, tokio::runtime::Runtime)> {
+    let c: &'static Corpus = Box::leak(Box::new(load_corpus(o.stored, o.live)?));
+    let mut rng = Rng(0xc0ffee);
+    let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    Ok((c, sample, rt))
+}
+
 fn main() -> Res<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let o = Opts::parse(&mut args)?;
@@ -2288,7 +2302,7 @@ fn main() -> Res<()> {
             Ok(())
         }
         "run" => {
-            let c: &'static Corpus = Box::leak(Box::new(load_corpus(o.stored, o.live)?));
+            let (c, sample, rt) = query_setup(&o)?;
             let results = work_dir().join("results");
             std::fs::create_dir_all(&results)?;
             let b = bound(c, o.ingest);
@@ -2297,12 +2311,6 @@ fn main() -> Res<()> {
                 results.join("bound.json"),
                 serde_json::to_string_pretty(&b)?,
             )?;
-            let mut rng = Rng(0xc0ffee);
-            let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()?;
             for name in &args[1..] {
                 match rt.block_on(run_relay(name, c, &o, &sample)) {
                     Ok(v) => {
@@ -2324,13 +2332,7 @@ fn main() -> Res<()> {
             Ok(())
         }
         "queries" => {
-            let c: &'static Corpus = Box::leak(Box::new(load_corpus(o.stored, o.live)?));
-            let mut rng = Rng(0xc0ffee);
-            let sample: Vec<String> = (0..o.sample).map(|_| query_filter(c, &mut rng)).collect();
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()?;
+            let (c, sample, rt) = query_setup(&o)?;
             for name in &args[1..] {
                 println!("{}", rt.block_on(query_rows(name, c, &o, &sample))?);
             }
