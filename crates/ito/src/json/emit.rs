@@ -20,7 +20,7 @@
 //! as serde_json writes them.
 
 use super::{quote, quote_with, Options};
-use crate::simd::json::swar_special;
+use crate::simd::json::{copy_short, swar_special};
 use crate::Str;
 
 /// The escaping in force: `None` is the default policy (SIMD kernels,
@@ -35,44 +35,6 @@ pub(crate) fn esc(options: &Options) -> Esc<'_> {
         None
     } else {
         Some(options)
-    }
-}
-
-/// Copies `n` bytes from `src` to `dst` with at most two overlapping loads
-/// and stores per width (no `memcpy` call for short, variable lengths).
-///
-/// # Safety
-/// `src` must be readable and `dst` writable for `n` bytes, and they must
-/// not overlap.
-#[inline(always)]
-pub(crate) unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
-    // SAFETY: in every branch, each load and store lies in [0, n) of its
-    // buffer, by the length test guarding it; the caller guarantees those.
-    unsafe {
-        if n >= 16 {
-            if n > 32 {
-                std::ptr::copy_nonoverlapping(src, dst, n);
-                return;
-            }
-            let a = (src as *const [u8; 16]).read_unaligned();
-            let b = (src.add(n - 16) as *const [u8; 16]).read_unaligned();
-            (dst as *mut [u8; 16]).write_unaligned(a);
-            (dst.add(n - 16) as *mut [u8; 16]).write_unaligned(b);
-        } else if n >= 8 {
-            let a = (src as *const u64).read_unaligned();
-            let b = (src.add(n - 8) as *const u64).read_unaligned();
-            (dst as *mut u64).write_unaligned(a);
-            (dst.add(n - 8) as *mut u64).write_unaligned(b);
-        } else if n >= 4 {
-            let a = (src as *const u32).read_unaligned();
-            let b = (src.add(n - 4) as *const u32).read_unaligned();
-            (dst as *mut u32).write_unaligned(a);
-            (dst.add(n - 4) as *mut u32).write_unaligned(b);
-        } else if n > 0 {
-            *dst = *src;
-            *dst.add(n / 2) = *src.add(n / 2);
-            *dst.add(n - 1) = *src.add(n - 1);
-        }
     }
 }
 

@@ -122,45 +122,40 @@ unsafe fn finish<const QUOTES: bool>(dst: &mut Vec<u8>, base: *mut u8, mut d: *m
     }
 }
 
-/// Copies `1 <= len < 32` bytes in at most two overlapping moves of the
-/// widest word that fits (no call to `memcpy` for a length known only at
-/// run time).
+/// Copies `n` bytes from `src` to `dst` with at most two overlapping loads
+/// and stores per width (no `memcpy` call for short, variable lengths).
 ///
 /// # Safety
-/// `src..src + len` readable, `dst..dst + len` writable, no overlap.
+/// `src` must be readable and `dst` writable for `n` bytes, and they must
+/// not overlap.
 #[inline(always)]
-unsafe fn copy_short(src: *const u8, dst: *mut u8, len: usize) {
-    debug_assert!((1..32).contains(&len));
-    /// Moves the `T`s at 0 and at `len - size_of::<T>()`.
-    ///
-    /// # Safety
-    /// As `copy_short`, and `len >= size_of::<T>()`.
-    #[inline(always)]
-    unsafe fn two<T>(src: *const u8, dst: *mut u8, len: usize) {
-        let k = len - size_of::<T>();
-        // SAFETY: both moves lie within [0, len) of each range.
-        unsafe {
-            let (a, z) = (
-                ptr::read_unaligned(src as *const T),
-                ptr::read_unaligned(src.add(k) as *const T),
-            );
-            ptr::write_unaligned(dst as *mut T, a);
-            ptr::write_unaligned(dst.add(k) as *mut T, z);
-        }
-    }
-    // SAFETY: each arm's word is at most len bytes; the last arm's three
-    // byte moves lie within [0, len).
+pub(crate) unsafe fn copy_short(src: *const u8, dst: *mut u8, n: usize) {
+    // SAFETY: in every branch, each load and store lies in [0, n) of its
+    // buffer, by the length test guarding it; the caller guarantees those.
     unsafe {
-        if len >= 16 {
-            two::<u128>(src, dst, len)
-        } else if len >= 8 {
-            two::<u64>(src, dst, len)
-        } else if len >= 4 {
-            two::<u32>(src, dst, len)
-        } else {
+        if n >= 16 {
+            if n > 32 {
+                std::ptr::copy_nonoverlapping(src, dst, n);
+                return;
+            }
+            let a = (src as *const [u8; 16]).read_unaligned();
+            let b = (src.add(n - 16) as *const [u8; 16]).read_unaligned();
+            (dst as *mut [u8; 16]).write_unaligned(a);
+            (dst.add(n - 16) as *mut [u8; 16]).write_unaligned(b);
+        } else if n >= 8 {
+            let a = (src as *const u64).read_unaligned();
+            let b = (src.add(n - 8) as *const u64).read_unaligned();
+            (dst as *mut u64).write_unaligned(a);
+            (dst.add(n - 8) as *mut u64).write_unaligned(b);
+        } else if n >= 4 {
+            let a = (src as *const u32).read_unaligned();
+            let b = (src.add(n - 4) as *const u32).read_unaligned();
+            (dst as *mut u32).write_unaligned(a);
+            (dst.add(n - 4) as *mut u32).write_unaligned(b);
+        } else if n > 0 {
             *dst = *src;
-            *dst.add(len / 2) = *src.add(len / 2);
-            *dst.add(len - 1) = *src.add(len - 1);
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
         }
     }
 }

@@ -76,6 +76,7 @@ use crate::Kernel;
 
 pub(crate) mod bytes;
 mod few;
+pub(crate) use few::copy_short;
 #[cfg(all(
     any(
         target_arch = "x86_64",
