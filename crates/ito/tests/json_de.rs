@@ -1,6 +1,7 @@
 //! The deserializer against serde_json (built with `float_roundtrip`):
 //! JSONTestSuite, the corpora, every prefix, one-byte mutations, typed and
 //! as `serde_json::Value`, same verdicts, values, messages and positions.
+#![cfg(feature = "serde")]
 
 use std::path::PathBuf;
 

@@ -4,6 +4,7 @@
 //! either case, surrogate pairs, `\/`) and numbers in every exponent form;
 //! ito reads them as serde_json (with `float_roundtrip`) does, and as the
 //! tree that was rendered.
+#![cfg(feature = "serde")]
 
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};

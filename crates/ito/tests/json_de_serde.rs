@@ -1,6 +1,7 @@
 //! The deserializer across serde's data model, against serde_json: derive
 //! attributes, enums, borrowing, numbers, map keys, raw values, streams,
 //! the typed corpora, and documents ending right at a protected page.
+#![cfg(feature = "serde")]
 
 #[cfg(unix)]
 mod common;

@@ -8,6 +8,7 @@
 //! that runs only when 24 bytes are left from the number's first digit,
 //! and the general path otherwise; so each number is read followed by
 //! 0 to 26 bytes of padding, which puts it on both sides of that limit.
+#![cfg(feature = "serde")]
 
 use ito::json::{Arena, Value};
 

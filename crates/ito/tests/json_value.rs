@@ -10,6 +10,7 @@
 //! The serde_json side is read into `Doc`, a document-order tree (duplicate
 //! keys: first position, last value, as with serde_json's `preserve_order`),
 //! so the main build's serde_json features stay as they are.
+#![cfg(feature = "serde")]
 
 mod value_common;
 

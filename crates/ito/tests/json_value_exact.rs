@@ -6,6 +6,7 @@
 //! positions, the input's own number tokens for the kept text, and
 //! `json::layout::compact` for a whole document whose strings have no
 //! escapes (canada).
+#![cfg(feature = "serde")]
 
 mod value_common;
 
