@@ -1,24 +1,31 @@
-//! The inline path of `json::quote` / `json::escape` for inputs of up to
-//! 64 bytes (128 where the build guarantees AVX2), without CPU detection:
-//! vector builds only (x86_64, aarch64, wasm32 with `simd128`; not under
-//! Miri). [`escape_medium`] decides when it runs.
+//! The medium path of `json::quote` / `json::escape`: inputs of up to four
+//! blocks, copied and checked in a fixed pattern of overlapping blocks,
+//! then the escape loop for few escapes from the first escape. Vector
+//! builds only (x86_64, aarch64, wasm32 with `simd128`; not under Miri).
+//! [`escape_medium`] decides when it runs, with which block:
+//!
+//! - where the build guarantees a vector level, called directly
+//!   ([`medium_base_call`]): 16-byte blocks up to 64 bytes, 32-byte
+//!   blocks up to 128 where the build guarantees AVX2;
+//! - in a portable build, through the level's table
+//!   (`Kernels::quote_medium`, `Block::MEDIUM_BLOCKS`): the same with the
+//!   level's block (SSE2, AVX2, NEON, `simd128`), since the full kernel's
+//!   entry costs more than the copy on such inputs.
 
 use super::few::escape_blocks;
 use super::{best, escape_from, escape_medium, Base16, Block};
 use crate::simd::vector::Vector;
 
-/// Inputs up to this long run the baseline 16-byte kernel inline in a
-/// portable build (no dispatch); longer ones the best kernel.
-pub(super) const INLINE_MEDIUM: usize = 64;
+/// The same bound for this build's own block ([`MediumBlock`]): four
+/// 32-byte blocks cover up to 128 bytes where the build guarantees AVX2.
+pub(super) const BUILD_MEDIUM: usize = 4 * MediumBlock::W;
 
-/// The same bound where the build guarantees AVX2: four 32-byte blocks
-/// cover up to 128 bytes.
-pub(super) const BUILD_MEDIUM: usize = if cfg!(all(target_arch = "x86_64", target_feature = "avx2"))
-{
-    128
-} else {
-    INLINE_MEDIUM
-};
+/// The block of the inline medium path: 32 bytes where the build
+/// guarantees AVX2, else the baseline 16.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+type MediumBlock = crate::simd::vector::x86::Avx2;
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+type MediumBlock = Base16;
 
 /// [`escape_medium`]'s first call in a portable build: detect, then go on.
 #[cold]
@@ -28,42 +35,84 @@ pub(super) fn escape_medium_detect<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u
     escape_medium::<QUOTES>(dst, b)
 }
 
-/// [`medium_base`] out of line (the dispatch above is inlined into every
-/// `json::quote` caller).
+/// The medium path with this build's block, out of line (the dispatch
+/// above is inlined into every `json::quote` caller).
 #[inline(never)]
 pub(super) fn medium_base_call<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
-    medium_base::<QUOTES>(dst, b)
+    // SAFETY: the block needs no CPU detection beyond what the build
+    // guarantees; the three functions are this block's own.
+    unsafe {
+        medium_block::<MediumBlock, QUOTES>(
+            dst,
+            b,
+            MediumFns {
+                again: medium_base_again::<QUOTES>,
+                rest: escape_rest::<QUOTES>,
+                all: escape_all::<QUOTES>,
+            },
+        )
+    }
 }
 
-/// Escapes (with `QUOTES`, quotes) an input of at most [`BUILD_MEDIUM`] bytes without
-/// CPU detection. Inputs of up to 32 bytes get here only when they need
-/// escaping (`json::quote`'s inline paths took the clean ones), so they go
-/// straight to the escape loop; longer ones are copied and checked in
-/// overlapping blocks ([`clean_blocks`]), then [`escape_rest`] from the
-/// first escape. No partial load: the clean path needs few registers and
-/// no frame.
+/// [`medium_base_call`] as an `unsafe fn` (what [`MediumFns::again`] holds).
+///
+/// # Safety
+/// None beyond the build's (it is safe to call).
+unsafe fn medium_base_again<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    medium_base_call::<QUOTES>(dst, b)
+}
+
+/// The out-of-line parts of one level's medium path, each compiled with
+/// that level's target features (a generic function called from a
+/// `#[target_feature]` one without being inlined would lose them). After
+/// [`medium_block`] is inlined they are constants: direct tail calls.
+#[derive(Clone, Copy)]
+pub(crate) struct MediumFns {
+    /// The whole medium path again, after making room.
+    pub(crate) again: unsafe fn(&mut Vec<u8>, &[u8]),
+    /// [`escape_tail`] from the first escape (`b[start]`, known special),
+    /// with the output holding the opening quote and `b[..start]`.
+    pub(crate) rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+    /// The opening quote, then all of `b` through [`escape_tail`].
+    pub(crate) all: unsafe fn(&mut Vec<u8>, &[u8]),
+}
+
+/// Escapes (with `QUOTES`, quotes) an input of at most `4 * V::W` bytes
+/// (and 16 <= `V::W` <= 32). Inputs of up to 32 bytes get here only when
+/// they need escaping (`json::quote`'s inline paths took the clean ones),
+/// so they go straight to the escape loop; longer ones are copied and
+/// checked in overlapping blocks ([`clean_blocks`]), then the escape loop
+/// from the first escape. No partial load: the clean path needs few
+/// registers and no frame.
+///
+/// # Safety
+/// The CPU supports `V`; `fns` are `V`'s (see [`MediumFns`]).
 #[inline(always)]
-fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+pub(crate) unsafe fn medium_block<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    b: &[u8],
+    fns: MediumFns,
+) {
     let (n, q) = (b.len(), QUOTES as usize);
-    debug_assert!(n <= BUILD_MEDIUM);
+    debug_assert!(n <= 4 * V::W && (16..=32).contains(&V::W));
     if n <= 32 {
-        return escape_all::<QUOTES>(dst, b);
+        // SAFETY: per the contract.
+        return unsafe { (fns.all)(dst, b) };
     }
     if dst.capacity() - dst.len() < n + 2 * q {
         // Grow out of line and come back: no value lives across a call on
         // the usual path, so it saves no registers.
-        return reserve_then::<QUOTES>(dst, b);
+        return grow_then(dst, b, n + 2 * q, fns.again);
     }
-    // SAFETY: 32 < n <= 64; the room checked covers every store (each block
-    // ends within n bytes after the quote); the blocks need no CPU
-    // detection beyond what the build guarantees; only written bytes are
-    // committed.
+    // SAFETY: 32 < n <= 4W; the room checked covers every store (each
+    // block ends within n bytes after the quote); the CPU supports V; only
+    // written bytes are committed.
     unsafe {
         let o = dst.as_mut_ptr().add(dst.len());
         if QUOTES {
             *o = b'"';
         }
-        match clean_blocks(b.as_ptr(), n, o.add(q)) {
+        match clean_blocks::<V>(b.as_ptr(), n, o.add(q)) {
             None => {
                 if QUOTES {
                     *o.add(q + n) = b'"';
@@ -72,137 +121,133 @@ fn medium_base<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             }
             Some(i) => {
                 dst.set_len(dst.len() + q + i);
-                escape_rest::<QUOTES>(dst, b, i);
+                (fns.rest)(dst, b, i);
             }
         }
     }
 }
 
-/// Copies `n` bytes (33..=[`BUILD_MEDIUM`]) from `src` to `o` and returns
-/// the index of the first byte needing an escape, if any: four overlapping
-/// blocks, 32 bytes wide where the build guarantees AVX2 (up to 128
-/// bytes), else 16 (up to 64), branch-free on x86.
+/// Copies `n` bytes (33..=`4 * V::W`) from `src` to `o` and returns the
+/// index of the first byte needing an escape, if any: two overlapping
+/// blocks up to `2 * V::W` bytes, else four, with one positional mask per
+/// half (branch-free on x86).
 ///
 /// # Safety
-/// `src..src + n` readable, `o..o + n` writable, `32 < n <= BUILD_MEDIUM`.
+/// `src..src + n` readable, `o..o + n` writable, `32 < n <= 4 * V::W`,
+/// `16 <= V::W <= 32`; the CPU supports `V`.
 #[inline(always)]
-unsafe fn clean_blocks(src: *const u8, n: usize, o: *mut u8) -> Option<usize> {
-    debug_assert!(n > 32 && n <= BUILD_MEDIUM);
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    // SAFETY: 32 < n <= 128: the 32-byte loads and stores at 0 and
-    // n - 32 (and, past 64 bytes, at 32 and n - 64) lie within [0, n) and
-    // cover it; the build guarantees AVX2.
+unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option<usize> {
+    let w = V::W;
+    debug_assert!(n > 32 && n <= 4 * w);
+    // SAFETY: w < n: the loads and stores at 0 and n - w lie within [0,
+    // n); past 2w bytes so do those at w and n - 2w (n - 2w > 0), and the
+    // four cover [0, n); the CPU supports V per the caller.
     unsafe {
-        use crate::simd::vector::x86::Avx2;
-        let (a, z) = (Avx2::load(src), Avx2::load(src.add(n - 32)));
+        let (a, z) = (V::load(src), V::load(src.add(n - w)));
         a.store(o);
-        z.store(o.add(n - 32));
-        if n <= 64 {
-            let m = a.special_mask() | z.special_mask() << (n - 32);
-            return (m != 0).then(|| m.trailing_zeros() as usize);
+        z.store(o.add(n - w));
+        if n <= 2 * w {
+            let (ma, mz) = (a.special_mask(), z.special_mask());
+            if V::STRIDE == 1 {
+                // w <= 32: the shifted mask fits in 64 bits.
+                let m = ma | mz << (n - w);
+                return (m != 0).then(|| m.trailing_zeros() as usize);
+            }
+            return if ma != 0 {
+                Some(super::first::<V>(ma))
+            } else {
+                (mz != 0).then(|| n - w + super::first::<V>(mz))
+            };
         }
-        let (b, y) = (Avx2::load(src.add(32)), Avx2::load(src.add(n - 64)));
-        b.store(o.add(32));
-        y.store(o.add(n - 64));
-        // The first 64 bytes, then the last 64.
-        let head = a.special_mask() | b.special_mask() << 32;
-        let tail = y.special_mask() | z.special_mask() << 32;
-        if head != 0 {
-            Some(head.trailing_zeros() as usize)
-        } else {
-            (tail != 0).then(|| n - 64 + tail.trailing_zeros() as usize)
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    // SAFETY: the four 16-byte loads and stores lie within [0, n)
-    // (n - 32 >= 1); baseline instructions only.
-    unsafe {
-        let (a, b, y, z) = (
-            Base16::load(src),
-            Base16::load(src.add(16)),
-            Base16::load(src.add(n - 32)),
-            Base16::load(src.add(n - 16)),
-        );
-        a.store(o);
-        b.store(o.add(16));
-        y.store(o.add(n - 32));
-        z.store(o.add(n - 16));
+        let (b, y) = (V::load(src.add(w)), V::load(src.add(n - 2 * w)));
+        b.store(o.add(w));
+        y.store(o.add(n - 2 * w));
         let (ma, mb, my, mz) = (
             a.special_mask(),
             b.special_mask(),
             y.special_mask(),
             z.special_mask(),
         );
-        if Base16::STRIDE == 1 {
-            // The first 32 bytes, then the last 32 (a 128-bit positional
-            // mask measured slower: its shifts take registers and a frame).
-            let (head, tail) = (ma | mb << 16, my | mz << 16);
+        if V::STRIDE == 1 {
+            // The first 2w bytes, then the last 2w, as two 64-bit words (a
+            // 128-bit positional mask measured slower: its shifts take
+            // registers and a frame).
+            let (head, tail) = (ma | mb << w, my | mz << w);
             if head != 0 {
                 return Some(head.trailing_zeros() as usize);
             }
-            return (tail != 0).then(|| n - 32 + tail.trailing_zeros() as usize);
+            return (tail != 0).then(|| n - 2 * w + tail.trailing_zeros() as usize);
         }
         // Masks of several bits per byte (NEON): the first flagged block.
         if ma | mb | my | mz == 0 {
             return None;
         }
         Some(if ma != 0 {
-            super::first::<Base16>(ma)
+            super::first::<V>(ma)
         } else if mb != 0 {
-            16 + super::first::<Base16>(mb)
+            w + super::first::<V>(mb)
         } else if my != 0 {
-            n - 32 + super::first::<Base16>(my)
+            n - 2 * w + super::first::<V>(my)
         } else {
-            n - 16 + super::first::<Base16>(mz)
+            n - w + super::first::<V>(mz)
         })
     }
 }
 
-/// [`medium_base`] after making room for a clean copy of `b`.
+/// Makes room for `extra` bytes, then runs `again` (out of line and cold:
+/// the medium paths grow only when the output runs out).
 #[cold]
 #[inline(never)]
-fn reserve_then<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
-    dst.reserve(b.len() + 2 * QUOTES as usize);
-    medium_base::<QUOTES>(dst, b)
+fn grow_then(dst: &mut Vec<u8>, b: &[u8], extra: usize, again: unsafe fn(&mut Vec<u8>, &[u8])) {
+    dst.reserve(extra);
+    // SAFETY: `again` is the medium path that called this one, whose
+    // requirements its caller met.
+    unsafe { again(dst, b) }
 }
 
-/// Escapes all of `b` through the escape loop (out of line: the inputs
-/// that need it are the minority).
+/// The opening quote, then all of `b` through the escape loop (out of
+/// line: the inputs that need it are the minority).
 #[inline(never)]
-fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     if QUOTES {
         dst.push(b'"');
     }
-    escape_tail::<false, QUOTES>(dst, b, 0);
+    // SAFETY: the build's block; dst ends with the opening quote.
+    unsafe { escape_tail::<MediumBlock, false, QUOTES>(dst, b, 0) };
 }
 
 /// The rest of an inline medium escape from its first escape at `start`
 /// (out of line: the clean path above keeps few registers).
 #[inline(never)]
-fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
-    escape_tail::<true, QUOTES>(dst, b, start)
+unsafe fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
+    // SAFETY: the build's block; per [`MediumFns::rest`].
+    unsafe { escape_tail::<MediumBlock, true, QUOTES>(dst, b, start) }
 }
 
-/// Escapes `b[start..]`: inputs at least one block long through
-/// [`escape_blocks`], shorter ones through the general loop. With
-/// `SPECIAL`, `b[start]` is known to need an escape.
+/// Escapes `b[start..]`: inputs at least one `V` block long through
+/// [`escape_blocks`], shorter ones of at least 16 bytes through it with the
+/// baseline block, the rest through the general loop. With `SPECIAL`,
+/// `b[start]` is known to need an escape.
+///
+/// # Safety
+/// The CPU supports `V`; `dst` ends with a verbatim copy of `b[..start]`
+/// (and the opening quote); with `SPECIAL`, `b[start]` needs an escape.
 #[inline(always)]
-fn escape_tail<const SPECIAL: bool, const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if b.len() >= 32 {
-        // SAFETY: the build guarantees AVX2; n >= W; dst ends with a
-        // verbatim copy of b[..start] (and the opening quote).
-        return unsafe {
-            escape_blocks::<crate::simd::vector::x86::Avx2, SPECIAL, QUOTES>(dst, b, start)
-        };
+pub(crate) unsafe fn escape_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    b: &[u8],
+    start: usize,
+) {
+    // SAFETY: per the contract; the baseline block needs no detection.
+    unsafe {
+        if V::W > Base16::W && b.len() >= V::W {
+            return escape_blocks::<V, SPECIAL, QUOTES>(dst, b, start);
+        }
+        if b.len() >= Base16::W {
+            return escape_blocks::<Base16, SPECIAL, QUOTES>(dst, b, start);
+        }
+        let _ = escape_from::<Base16, false, QUOTES>(dst, b, start, false);
     }
-    if b.len() >= Base16::W {
-        // SAFETY: baseline block; n >= W; as above.
-        return unsafe { escape_blocks::<Base16, SPECIAL, QUOTES>(dst, b, start) };
-    }
-    // SAFETY: dst ends with a verbatim copy of b[..start] (and the opening
-    // quote); the baseline block needs no CPU detection; cannot fail.
-    let _ = unsafe { escape_from::<Base16, false, QUOTES>(dst, b, start, false) };
 }
 
 /// Inline fast path for clean inputs of 17..=32 bytes: two overlapping

@@ -49,16 +49,18 @@
 //! last `rem` lanes in, store), still without reading past the input. SWAR
 //! loads the tail partially, in a register.
 //!
-//! Strings of 17..=64 bytes run the baseline 16-byte block (SSE2/NEON, or
-//! `simd128` in a wasm32 build that enables it)
-//! inline, without dispatch (`escape_medium`), except where the best
-//! kernel is AVX-512 (chosen at build time, or found at run time: the
-//! table's `inline_medium` is false), whose own escaper
-//! (`x86::escape_masked`, [`Block::escape_whole`]) is faster there; inputs
-//! of at most 16 bytes are handled inline by the public entry points.
-//! Longer inputs call the best kernel: by name when the build guarantees
-//! its level (`dispatch::by_build_kernel!`), through the cached table
-//! otherwise (a tail call: the dispatcher has no frame of its own).
+//! Inputs of up to four blocks that the public entry points' inline paths
+//! did not take (those take clean inputs of up to 32 bytes) run the
+//! medium path (`medium.rs`, [`escape_medium`]): a fixed pattern of
+//! overlapping blocks without the kernel's entry. A build that guarantees
+//! a vector level calls it directly (16-byte blocks up to 64 bytes, 32-byte
+//! blocks up to 128 where it guarantees AVX2); a portable build through
+//! the level's table (`Kernels::quote_medium`, [`Block::MEDIUM_BLOCKS`]).
+//! AVX-512 has its own escaper for these (`x86::escape_masked`,
+//! [`Block::escape_whole`]). Longer inputs call the best kernel: by name
+//! when the build guarantees its level (`dispatch::by_build_kernel!`),
+//! through the cached table otherwise (a tail call: the dispatcher has no
+//! frame of its own).
 //!
 //! The kernels only implement the *default* escaping policy (bytes >= 0x80
 //! verbatim). The opt-in policies of `json::Options` run through a
@@ -157,10 +159,12 @@ pub(crate) trait Block: Vector {
     unsafe fn high_mask(self) -> u64 {
         self.high_bits()
     }
-    /// Whether [`Block::escape_whole`] is overridden. Such a kernel also
-    /// takes the 17..=64-byte inputs that the entry points otherwise run
-    /// through the inline baseline block ([`escape_medium`]).
-    const OWN_ESCAPE: bool = false;
+    /// Whether a portable build runs this level's medium inputs (up to
+    /// `4 * W` bytes) through `medium.rs` with this block
+    /// (`Kernels::quote_medium`) rather than the full kernel, whose entry
+    /// costs more than the copy on such inputs: the 16- and 32-byte
+    /// blocks, not AVX-512 (its own [`Block::escape_whole`]) nor SWAR.
+    const MEDIUM_BLOCKS: bool = false;
     /// Escapes (with `QUOTES`, quotes) all of `src` onto `dst` with a
     /// default-policy kernel of the block's own and returns `true`; the
     /// default returns `false` and [`escape_core`] runs its generic loop.
@@ -1217,9 +1221,9 @@ pub(crate) struct Kernels {
     pub(crate) unescape_bytes: BytesFn,
     /// Unescape to bytes, in place (`out == src`).
     pub(crate) unescape_bytes_in_place: BytesFn,
-    /// Portable builds run inputs of 17..=64 bytes through the inline
-    /// baseline block instead of this level's `quote`/`escape`
-    /// (see [`escape_medium`]).
+    /// Inputs up to this long run [`Kernels::quote_medium`] /
+    /// [`Kernels::escape_medium`] in a portable build (0: none do); see
+    /// [`Block::MEDIUM_BLOCKS`].
     #[cfg_attr(
         not(all(
             any(
@@ -1231,7 +1235,13 @@ pub(crate) struct Kernels {
         )),
         allow(dead_code)
     )]
-    pub(crate) inline_medium: bool,
+    pub(crate) medium_max: usize,
+    /// The medium path with this level's block, quoting.
+    #[allow(dead_code)] // as `medium_max`
+    pub(crate) quote_medium: unsafe fn(&mut Vec<u8>, &[u8]),
+    /// The medium path with this level's block.
+    #[allow(dead_code)] // as `medium_max`
+    pub(crate) escape_medium: unsafe fn(&mut Vec<u8>, &[u8]),
 }
 
 /// `(src, len, out) -> decoded length | offset of the failure`; see
@@ -1271,6 +1281,65 @@ macro_rules! kernels {
             pub(crate) unsafe fn quote(dst: &mut Vec<u8>, src: &[u8]) {
                 // SAFETY: caller guarantees CPU support; cannot fail.
                 let _ = unsafe { escape_core::<$block, false, true>(dst, src, false) };
+            }
+            /// The medium path (`medium.rs`) with this level's block.
+            ///
+            /// # Safety
+            /// The CPU must support the kernel's target features;
+            /// `src.len() <= 4 * W`.
+            $(#[target_feature(enable = $feature)])*
+            pub(crate) unsafe fn quote_medium(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: per the caller; the functions are this level's.
+                unsafe { $crate::simd::json::medium_entry::<$block, true>(dst, src, quote_medium, medium_rest::<true>, medium_all::<true>) }
+            }
+            /// [`quote_medium`] without the quotes.
+            ///
+            /// # Safety
+            /// As [`quote_medium`].
+            $(#[target_feature(enable = $feature)])*
+            pub(crate) unsafe fn escape_medium(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: per the caller; the functions are this level's.
+                unsafe { $crate::simd::json::medium_entry::<$block, false>(dst, src, escape_medium, medium_rest::<false>, medium_all::<false>) }
+            }
+            /// The medium path's escape loop from its first escape, out
+            /// of line. (A `#[target_feature]` function's
+            /// `#[inline(never)]` is not kept: measured inlined into its
+            /// caller, frame and all. This wrapper has no features, so
+            /// the body below cannot be inlined into it either.)
+            ///
+            /// # Safety
+            /// CPU support; as `medium::MediumFns::rest`.
+            #[inline(never)]
+            unsafe fn medium_rest<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], start: usize) {
+                // SAFETY: per the caller.
+                unsafe { medium_rest_body::<QUOTES>(dst, src, start) }
+            }
+            /// # Safety
+            /// As [`medium_rest`].
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn medium_rest_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], start: usize) {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::medium_tail::<$block, true, QUOTES>(dst, src, start) }
+            }
+            /// The opening quote, then all of `src` through the escape
+            /// loop, out of line (as [`medium_rest`]).
+            ///
+            /// # Safety
+            /// CPU support.
+            #[inline(never)]
+            unsafe fn medium_all<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
+                // SAFETY: per the caller.
+                unsafe { medium_all_body::<QUOTES>(dst, src) }
+            }
+            /// # Safety
+            /// As [`medium_all`].
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn medium_all_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
+                if QUOTES {
+                    dst.push(b'"');
+                }
+                // SAFETY: per the caller; dst ends with the opening quote.
+                unsafe { $crate::simd::json::medium_tail::<$block, false, QUOTES>(dst, src, 0) }
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
@@ -1321,7 +1390,13 @@ macro_rules! kernels {
             scan: $module::scan,
             unescape_bytes: $module::unescape_bytes,
             unescape_bytes_in_place: $module::unescape_bytes_in_place,
-            inline_medium: !<$block as $crate::simd::json::Block>::OWN_ESCAPE,
+            medium_max: if <$block as $crate::simd::json::Block>::MEDIUM_BLOCKS {
+                4 * <$block as $crate::simd::vector::Vector>::W
+            } else {
+                0
+            },
+            quote_medium: $module::quote_medium,
+            escape_medium: $module::escape_medium,
         };
     };
 }
@@ -1441,13 +1516,14 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 /// - builds that guarantee AVX-512: that kernel, called by name (its masked
 ///   blocks cover up to 64 bytes in one step);
 /// - builds that guarantee AVX2: up to 128 bytes, overlapping 32-byte
-///   blocks inline (`medium::medium_base`, one direct call), longer inputs
+///   blocks (`medium::medium_base_call`, one direct call), longer inputs
 ///   the AVX2 kernel by name; NEON and wasm32 `simd128` the same with
 ///   16-byte blocks up to 64 bytes;
 /// - portable builds: one load of the cached table, then a tail call:
-///   the 16-byte `medium_base` up to 64 bytes when the level asks for it
-///   (`inline_medium`: every level but AVX-512), else the level's kernel.
-///   No frame of its own, so the kernel's is the only one.
+///   the level's medium path up to its bound (`Kernels::medium_max`: 64
+///   bytes with 16-byte blocks, 128 with AVX2's, none on AVX-512), else
+///   the level's kernel. No frame of its own, so the callee's is the only
+///   one.
 ///
 /// [`json::quote`]: crate::json::quote
 #[inline(always)]
@@ -1465,8 +1541,16 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             let Some(k) = CHOSEN.chosen() else {
                 return medium::escape_medium_detect::<QUOTES>(dst, b);
             };
-            if k.inline_medium && b.len() <= medium::INLINE_MEDIUM {
-                return medium::medium_base_call::<QUOTES>(dst, b);
+            if b.len() <= k.medium_max {
+                // SAFETY: best() only returns kernels this CPU supports;
+                // the length is within the level's medium bound.
+                return unsafe {
+                    if QUOTES {
+                        (k.quote_medium)(dst, b)
+                    } else {
+                        (k.escape_medium)(dst, b)
+                    }
+                };
             }
             // SAFETY: best() only returns kernels this CPU supports.
             return unsafe {
@@ -1504,6 +1588,83 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             )
         }
     }
+}
+
+/// The medium path with block `V` (`medium::medium_block`), for the
+/// kernel tables; the level's general kernel where there is none (no
+/// vector block in the build, or Miri), though no table calls it there.
+///
+/// # Safety
+/// The CPU supports `V`; `src.len() <= 4 * V::W`; the functions are `V`'s
+/// (`medium::MediumFns`).
+#[inline(always)]
+pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    again: unsafe fn(&mut Vec<u8>, &[u8]),
+    rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+    all: unsafe fn(&mut Vec<u8>, &[u8]),
+) {
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    ))]
+    // SAFETY: per the contract.
+    unsafe {
+        medium::medium_block::<V, QUOTES>(dst, src, medium::MediumFns { again, rest, all })
+    }
+    #[cfg(not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )))]
+    {
+        let _ = (again, rest, all);
+        // SAFETY: CPU support per the contract; cannot fail.
+        let _ = unsafe { escape_core::<V, false, QUOTES>(dst, src, false) };
+    }
+}
+
+/// The medium path's escape loop (`medium::escape_tail`), for the kernel
+/// tables; the general loop where there is none.
+///
+/// # Safety
+/// As `medium::escape_tail`.
+#[inline(always)]
+pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    start: usize,
+) {
+    #[cfg(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    ))]
+    // SAFETY: per the contract.
+    unsafe {
+        medium::escape_tail::<V, SPECIAL, QUOTES>(dst, src, start)
+    }
+    #[cfg(not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )))]
+    // SAFETY: per the contract; cannot fail.
+    let _ = unsafe { escape_from::<V, false, QUOTES>(dst, src, start, false) };
 }
 
 /// Whether either of two 8-byte words holds a `"`, `\` or control byte

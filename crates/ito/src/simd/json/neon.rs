@@ -10,6 +10,7 @@ use crate::simd::vector::neon::Neon;
 
 impl Block for Neon {
     const OVERLAP_TAIL: bool = true;
+    const MEDIUM_BLOCKS: bool = true;
     const DENSE_BITS: u32 = 8;
 
     #[inline(always)]

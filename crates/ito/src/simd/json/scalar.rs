@@ -18,7 +18,9 @@ pub(crate) static SCALAR: Kernels = Kernels {
     // (`nostr::scan`); this level runs the portable SWAR instantiation.
     unescape_bytes: super::swar::SWAR.unescape_bytes,
     unescape_bytes_in_place: super::swar::SWAR.unescape_bytes_in_place,
-    inline_medium: true,
+    medium_max: 0,
+    quote_medium: quote_reference,
+    escape_medium: escape_reference,
 };
 
 /// Appends the default-policy escape of `src` (bytes >= 0x80 verbatim).

@@ -13,6 +13,7 @@ use crate::simd::vector::simd128::Simd128;
 
 impl Block for Simd128 {
     const OVERLAP_TAIL: bool = true;
+    const MEDIUM_BLOCKS: bool = true;
     const DENSE_BITS: u32 = 2;
 
     #[inline(always)]

@@ -31,6 +31,7 @@ use crate::simd::vector::Vector;
 
 impl Block for Sse2 {
     const OVERLAP_TAIL: bool = true;
+    const MEDIUM_BLOCKS: bool = true;
     const DENSE_BITS: u32 = 2;
 
     #[inline(always)]
@@ -50,6 +51,11 @@ impl Block for Sse2 {
 impl Block for Avx2 {
     const OVERLAP_TAIL: bool = true;
     const DENSE_BITS: u32 = 4;
+    /// Up to 128 bytes in two or four 32-byte blocks: through the full
+    /// kernel's entry, 65..=128-byte strings took 1.3× as long, and
+    /// 33..=64 bytes in four 16-byte blocks 1.2× (bench/RESULTS.md,
+    /// 2026-11-29 12:30–13:30).
+    const MEDIUM_BLOCKS: bool = true;
 
     #[inline(always)]
     unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
@@ -73,8 +79,6 @@ impl Block for Avx512 {
         // SAFETY: the caller guarantees AVX-512BW; from < 64.
         unsafe { Avx512(_mm512_mask_blend_epi8(!0u64 << from, keep.0, v.0)) }
     }
-
-    const OWN_ESCAPE: bool = true;
 
     #[inline(always)]
     unsafe fn escape_whole<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) -> bool {
