@@ -123,6 +123,21 @@ fn exhaustive_escape_positions() {
                 let mut got = Vec::new();
                 json::escape(&mut got, &s);
                 assert_eq!(got, want);
+                // With room to spare and earlier output: the inline paths
+                // that write into spare capacity without growing.
+                let mut got = Vec::with_capacity(8 * len + 16);
+                got.extend_from_slice(b"ab");
+                json::quote(&mut got, &s);
+                assert_eq!(&got[..3], b"ab\"", "len {len} pos {pos} {sp:?}");
+                assert_eq!(
+                    &got[3..got.len() - 1],
+                    &want[..],
+                    "len {len} pos {pos} {sp:?}"
+                );
+                assert_eq!(got.last(), Some(&b'"'));
+                got.truncate(2);
+                json::escape(&mut got, &s);
+                assert_eq!(&got[2..], &want[..], "len {len} pos {pos} {sp:?}");
             }
         }
     }

@@ -281,3 +281,36 @@ pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> boo
     }
     true
 }
+
+/// Inline fast path for clean inputs of 33..=64 bytes where the build
+/// guarantees AVX2: two overlapping 32-byte blocks, stored into spare
+/// capacity and committed only if clean. `false` (nothing committed)
+/// otherwise.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+pub(crate) fn pair32_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+    use crate::simd::vector::x86::Avx2;
+    let (n, q) = (b.len(), QUOTES as usize);
+    if n > 64 || dst.capacity() - dst.len() < n + 2 * q {
+        return false;
+    }
+    // SAFETY: 32 < n <= 64 (callers pass n > 32), so both loads are in
+    // bounds; the room checked holds both stores and the quotes; the build
+    // guarantees AVX2.
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        let a = Avx2::load(b.as_ptr());
+        let z = Avx2::load(b.as_ptr().add(n - 32));
+        a.store(o.add(q));
+        z.store(o.add(q + n - 32));
+        if a.special_mask() | z.special_mask() != 0 {
+            return false;
+        }
+        if QUOTES {
+            *o = b'"';
+            *o.add(q + n) = b'"';
+        }
+        dst.set_len(dst.len() + n + 2 * q);
+    }
+    true
+}
