@@ -306,3 +306,129 @@ fn keys_around_the_short_key_blocks() {
         }
     }
 }
+
+/// Typed sequences of tuples (canada's `Vec<Vec<(f32, f32)>>`, whose
+/// numbers, tuples and sequences the deserializer inlines into one loop):
+/// random arrays of 0–4 numbers per tuple, each separator a comma or not
+/// (missing, doubled, trailing) with every kind of whitespace around it,
+/// numbers the word path reads and numbers it leaves to the general path
+/// (exponents, long digits, errors, values past `f32::MAX`), then 0–29
+/// spaces so the last numbers sit on both sides of the word path's
+/// 24 bytes. ito and serde_json agree on values (bit for bit) or on the
+/// error and its position, as `f32` and `f64` pairs, a triple, and one
+/// level deeper; and on every prefix of a few of them.
+#[test]
+fn typed_sequences_of_tuples() {
+    const NUMBERS: [&str; 20] = [
+        "1",
+        "0",
+        "-0",
+        "-65.613616999999977",
+        "43.420273000000009",
+        "-65.625",
+        "0.1",
+        "1234567",
+        "12345678.5",
+        "1e5",
+        "-2.5E-3",
+        "1.000000059604644776",
+        "123456789012345678901",
+        "3.5e38",
+        "01",
+        "1.",
+        "-",
+        "true",
+        "\"1\"",
+        "[1]",
+    ];
+    const SPACE: [&str; 7] = ["", "", "", " ", "\t", "\n", "\r\n "];
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let mut docs = Vec::new();
+    for _ in 0..6_000 {
+        let mut doc = String::from("[");
+        let tuples = next(4);
+        for t in 0..tuples {
+            if t > 0 {
+                doc += SPACE[next(SPACE.len())];
+                // Mostly a comma; sometimes none or two.
+                doc += [",", ",", ",", ",", ",", "", ",,"][next(7)];
+                doc += SPACE[next(SPACE.len())];
+            }
+            doc += "[";
+            doc += SPACE[next(SPACE.len())];
+            // Mostly pairs; an easy number mostly, so errors are rare
+            // enough for the deeper elements to be reached.
+            let len = [2, 2, 2, 2, 0, 1, 3, 4][next(8)];
+            for k in 0..len {
+                if k > 0 {
+                    doc += SPACE[next(SPACE.len())];
+                    doc += [",", ",", ",", ",", ",", ",", "", ",,", " ,"][next(9)];
+                    doc += SPACE[next(SPACE.len())];
+                }
+                let n = if next(4) == 0 { next(20) } else { next(8) };
+                doc += NUMBERS[n];
+            }
+            doc += SPACE[next(SPACE.len())];
+            if next(40) == 0 {
+                doc += ",";
+            }
+            doc += "]";
+        }
+        if next(40) == 0 {
+            doc += ",";
+        }
+        doc += SPACE[next(SPACE.len())];
+        doc += "]";
+        doc += &" ".repeat(next(30));
+        docs.push(doc);
+    }
+    let mut ok = 0;
+    for doc in &docs {
+        let doc = doc.as_bytes();
+        ok += usize::from(agree_bits::<Vec<(f32, f32)>>(doc));
+        agree_bits::<Vec<(f64, f64)>>(doc);
+        agree_bits::<Vec<(f32, f32, f32)>>(doc);
+        let mut deeper = b"[".to_vec();
+        deeper.extend_from_slice(doc);
+        deeper.extend_from_slice(b",[]]");
+        agree_bits::<Vec<Vec<(f32, f32)>>>(&deeper);
+    }
+    // Both verdicts are common.
+    assert!(
+        ok > 1_000 && ok < docs.len() - 1_000,
+        "{ok} of {}",
+        docs.len()
+    );
+    for doc in docs.iter().take(60) {
+        for end in 0..doc.len() {
+            agree_bits::<Vec<(f32, f32)>>(&doc.as_bytes()[..end]);
+        }
+    }
+}
+
+/// [`agree`], with floats compared by their bits (so `-0` is not `0`).
+#[track_caller]
+fn agree_bits<'a, T>(input: &'a [u8]) -> bool
+where
+    T: serde::Deserialize<'a> + serde::Serialize + PartialEq + std::fmt::Debug,
+{
+    let ok = agree::<T>(input);
+    if ok {
+        let bits = |v: T| format!("{:?}", serde_json::to_value(v).unwrap());
+        let ours = ito::json::from_slice::<T>(input).unwrap();
+        let theirs = serde_json::from_slice::<T>(input).unwrap();
+        assert_eq!(
+            bits(ours),
+            bits(theirs),
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    ok
+}

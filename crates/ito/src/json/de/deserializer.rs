@@ -90,14 +90,15 @@ impl<'de> Deserializer<'de> {
         let value = match peek {
             b'-' => {
                 self.eat_char();
-                self.parse_integer(false)?.visit(visitor)
+                self.parse_integer_typed(false)?.visit(visitor)
             }
-            b'0'..=b'9' => self.parse_integer(true)?.visit(visitor),
+            b'0'..=b'9' => self.parse_integer_typed(true)?.visit(visitor),
             _ => Err(self.peek_invalid_type(&visitor)),
         };
         value.map_err(|err| self.fix_position(err))
     }
 
+    #[inline]
     pub(super) fn do_deserialize_f32<V: de::Visitor<'de>>(
         &mut self,
         visitor: V,
@@ -393,10 +394,24 @@ impl<'de> Deserializer<'de> {
             self.eat_char();
             visitor.visit_seq(SeqAccess::new(self))
         });
-        match (ret, self.end_seq()) {
-            (Ok(ret), Ok(())) => Ok(ret),
-            (Err(err), _) | (_, Err(err)) => Err(err),
+        // The two outcomes part here, before `]` is read: merged into one
+        // `Result` first, a value of 4 bytes (an `f32`) and an error's
+        // pointer of 8 shared a stack slot, and reading the value back
+        // stalled (a 4-byte store forwarded to an 8-byte load).
+        match ret {
+            Ok(ret) => self.end_seq().map(|()| ret),
+            Err(err) => Err(self.end_seq_after_error(err)),
         }
+    }
+
+    /// A visitor's error inside a sequence: its `]` is still read (its
+    /// own errors are dropped), so the error's position, fixed later,
+    /// points past it as serde_json's does.
+    #[cold]
+    #[inline(never)]
+    fn end_seq_after_error(&mut self, err: Error) -> Error {
+        let _ = self.end_seq();
+        err
     }
 
     #[inline]
@@ -625,6 +640,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_seq<V: de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let peek = match self.parse_whitespace() {
             Some(b) => b,
@@ -637,6 +653,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         value.map_err(|err| self.fix_position(err))
     }
 
+    #[inline]
     fn deserialize_tuple<V: de::Visitor<'de>>(
         self,
         _len: usize,

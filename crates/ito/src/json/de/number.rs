@@ -77,6 +77,32 @@ impl<'de> Deserializer<'de> {
         if let Some(n) = self.parse_number_words(positive) {
             return Ok(n);
         }
+        self.parse_integer_general(positive)
+    }
+
+    /// [`parse_integer`](Self::parse_integer) for the typed deserializer:
+    /// only the word path is inlined at each call site, the general path
+    /// is one call away. A typed `Vec` of tuples then keeps its elements in
+    /// registers from the digits to the `Vec` (with the general path
+    /// inlined too, the tuple was too large to inline, and each element
+    /// went through memory: a stalled store-to-load forward per number).
+    #[inline(always)]
+    pub(super) fn parse_integer_typed(&mut self, positive: bool) -> Result<ParserNumber, Error> {
+        if let Some(n) = self.parse_number_words(positive) {
+            return Ok(n);
+        }
+        self.parse_integer_outlined(positive)
+    }
+
+    #[inline(never)]
+    fn parse_integer_outlined(&mut self, positive: bool) -> Result<ParserNumber, Error> {
+        self.parse_integer_general(positive)
+    }
+
+    /// Every number the word path leaves: from its first digit, with
+    /// serde_json's errors.
+    #[inline(always)]
+    fn parse_integer_general(&mut self, positive: bool) -> Result<ParserNumber, Error> {
         let start = self.index;
         let next = match self.next_char() {
             Some(b) => b,
