@@ -149,12 +149,12 @@ fn fake_database(dir: &std::path::Path, found: Option<u64>) {
 
 #[test]
 fn another_format_is_refused() {
-    for (written, found) in [(None, 1), (Some(3), 3)] {
+    for (written, found) in [(None, 1), (Some(2), 2), (Some(4), 4)] {
         let dir = tempfile::tempdir().unwrap();
         fake_database(dir.path(), written);
         let err = LmdbStore::open(dir.path()).unwrap_err();
         assert!(
-            matches!(err, StoreError::Format { found: f, expected: 2 } if f == found),
+            matches!(err, StoreError::Format { found: f, expected: 3 } if f == found),
             "{err:?}"
         );
         let message = err.to_string();
@@ -168,9 +168,10 @@ fn another_format_is_refused() {
     }
 }
 
-/// A format-2 database that a build of format 1 then wrote into (a
-/// rollback: its rows are keyed by the 32-byte id, in the same table) is
-/// refused on open instead of failing every later append.
+/// A format-3 database that a build of format 2 then wrote into (a
+/// rollback: its rows are keyed by the big-endian seq, in the same table,
+/// which reads as a far larger integer) is refused on open instead of
+/// failing every later append.
 #[test]
 fn rows_of_another_format_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,7 +191,7 @@ fn rows_of_another_format_are_refused() {
         let events = env
             .create_database::<heed::types::Bytes, heed::types::Bytes>(&mut wtxn, Some("events"))
             .unwrap();
-        events.put(&mut wtxn, &[0xab; 32], b"{}").unwrap();
+        events.put(&mut wtxn, &1u64.to_be_bytes(), b"{}").unwrap();
         wtxn.commit().unwrap();
     }
     let err = LmdbStore::open(dir.path()).unwrap_err();
