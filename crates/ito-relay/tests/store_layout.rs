@@ -218,3 +218,33 @@ fn a_new_database_opens_again() {
     );
     assert_eq!(ids(&store, "{}"), [id_of(&more), id_of(&event)]);
 }
+
+/// More rows than one byte of the sequence number counts: LMDB keeps the
+/// `events` key as a native integer, and a key in the wrong byte order
+/// still sorts right below 256 rows, then fails the append (or, read back,
+/// finds no row) past it. Every row is read back by query and by id, and
+/// the database opens again.
+#[test]
+fn rows_past_one_byte_of_seq_lmdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = keys(2);
+    let events: Vec<Vec<u8>> = (0..700u64)
+        .map(|i| sign(&k[(i % 2) as usize], 1000 + i, 1, &[], &format!("{i}")))
+        .collect();
+    {
+        let store = LmdbStore::open(dir.path()).unwrap();
+        for batch in events.chunks(100) {
+            let refs: Vec<&[u8]> = batch.iter().map(|e| e.as_slice()).collect();
+            let b = store.write_batch(&refs, NOW).unwrap();
+            assert!(b.outcomes.iter().all(|o| *o == Outcome::Stored));
+        }
+    }
+    let store = LmdbStore::open(dir.path()).unwrap();
+    assert_eq!(store.len().unwrap(), 700);
+    let newest_first: Vec<[u8; 32]> = events.iter().rev().map(|e| id_of(e)).collect();
+    assert_eq!(ids(&store, r#"{"kinds":[1],"limit":1000}"#), newest_first);
+    for e in events.iter().step_by(37) {
+        let id = id_of(e);
+        assert_eq!(ids(&store, &format!(r#"{{"ids":["{}"]}}"#, hex(&id))), [id]);
+    }
+}
