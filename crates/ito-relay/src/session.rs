@@ -529,7 +529,7 @@ fn spawn_query(
 ) {
     let place = Place::take(&shared.queries);
     tokio::spawn(async move {
-        let _query = QueryGuard(conn.clone());
+        let query = QueryGuard(conn.clone());
         let Some(turn) = place.turn().await else {
             return;
         };
@@ -545,7 +545,10 @@ fn spawn_query(
             batch: Frames::default(),
             batch_since: Instant::now(),
         };
-        let _ = tokio::task::spawn_blocking(move || {
+        // Not awaited: nothing is left to do here once the query ends, so
+        // its end wakes no task (the guard ends the query's count there).
+        drop(tokio::task::spawn_blocking(move || {
+            let _query = query;
             sink.turn.start();
             let answered = store.query_sink(&filters, max_limit, writer::now(), &mut sink);
             // The stored events go before EOSE or CLOSED (and before the
@@ -568,8 +571,7 @@ fn spawn_query(
                 }
             }
             drop(sink);
-        })
-        .await;
+        }));
     });
 }
 
