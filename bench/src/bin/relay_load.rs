@@ -495,6 +495,41 @@ fn cpu_secs() -> f64 {
     tv(ru.ru_utime) + tv(ru.ru_stime)
 }
 
+/// CPU seconds (user + system) process `pid` has used, from
+/// `/proc/PID/stat`; 0 when it cannot be read.
+fn proc_cpu_secs(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces), from field 3:
+    // utime and stime are fields 14 and 15, in clock ticks.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // SAFETY: sysconf only reads a configuration value.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)) as f64 / ticks
+}
+
+/// Adds the relay's CPU time over a query row, and per streamed event
+/// (less sensitive to a shared host's load than queries/s).
+fn with_relay_cpu(mut v: Value, pid: u32, before: f64) -> Value {
+    let cpu = proc_cpu_secs(pid) - before;
+    let events = v["events_per_s"].as_f64().unwrap_or(0.0) * v["wall_s"].as_f64().unwrap_or(0.0);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("relay_cpu_s".into(), round(cpu, 2).into());
+        if events > 0.0 {
+            o.insert(
+                "relay_us_per_event".into(),
+                round(cpu * 1e6 / events, 3).into(),
+            );
+        }
+    }
+    v
+}
+
 fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -1647,10 +1682,12 @@ async fn query_rows(name: &str, c: &'static Corpus, o: &Opts, sample: &[String])
     let answers = merge(check_answers(c, &relay.addr, &sample).await?, row.finish());
     eprintln!("[{name}] answers: {answers}");
     let row = Row::start();
+    let relay_cpu = proc_cpu_secs(relay.pid());
     let q = merge(
         queries(c, &relay.addr, o.query_conns, o.query_secs).await?,
         row.finish(),
     );
+    let q = with_relay_cpu(q, relay.pid(), relay_cpu);
     eprintln!("[{name}] queries: {q}");
     relay.stop();
     Ok(json!({"relay": name, "answers": answers, "queries": q}))
@@ -1739,10 +1776,15 @@ async fn run_relay(name: &str, c: &'static Corpus, o: &Opts, sample: &[String]) 
     step("answers", merge(v, row.finish()), &rss);
 
     let row = Row::start();
+    let relay_cpu = proc_cpu_secs(pid);
     let v = queries(c, &addr, o.query_conns, o.query_secs)
         .await
         .unwrap_or_else(|e| json!({"error": e.to_string()}));
-    step("queries", merge(v, row.finish()), &rss);
+    step(
+        "queries",
+        with_relay_cpu(merge(v, row.finish()), pid, relay_cpu),
+        &rss,
+    );
 
     let row = Row::start();
     let v = match fanout(c, &addr, o.subs, o.fanout_rate, o.fanout_secs, 0).await {

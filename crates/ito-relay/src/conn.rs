@@ -30,6 +30,12 @@ pub(crate) struct Frames {
 }
 
 impl Frames {
+    /// Makes room for `bytes` more of frames.
+    pub(crate) fn reserve(&mut self, bytes: usize) {
+        self.text.reserve(bytes);
+        self.ends.reserve(bytes / 512);
+    }
+
     /// Appends the frame `head . body . tail` (one copy of `body`).
     pub(crate) fn push(&mut self, head: &[u8], body: &[u8], tail: &[u8]) {
         self.text.reserve(head.len() + body.len() + tail.len());

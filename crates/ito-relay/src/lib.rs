@@ -20,7 +20,7 @@
 //!   event gets a sequence number: the event rows are keyed by it, so a
 //!   new event is appended at the end of the database instead of dirtying
 //!   a random page, and index keys end in a 24-byte `!created_at .
-//!   id[..8] . seq` (the layout, format 2, is in `store/keys.rs`). A
+//!   id[..8] . seq` (the layout, format 3, is in `store/keys.rs`). A
 //!   database of another format is refused with [`StoreError::Format`]:
 //!   move it with `ito relay export` (old build), `ito relay import` (new).
 //! - [`Relay`]: sockets, limits ([`Limits`], one place, printed in NIP-11),

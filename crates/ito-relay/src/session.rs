@@ -416,11 +416,12 @@ impl Drop for QueryGuard {
 }
 
 /// Where a `REQ`'s stored events go: framed into a batch that goes to the
-/// connection's queue every [`TICK_EVERY`](crate::store::TICK_EVERY)
-/// candidates, when it reaches [`ReqSink::batch_bytes`], and at the end
-/// ([`ReqSink::flush`], before `EOSE`); waiting for a slow reader (up to
-/// 30 s, then the reader is dropped, its worker given back meanwhile), and
-/// giving up its worker every slice when other queries wait (turn.rs).
+/// connection's queue when it reaches [`ReqSink::batch_bytes`], at a
+/// [`TICK_EVERY`](crate::store::TICK_EVERY) tick once its first event has
+/// waited [`MAX_BATCH_WAIT`], and at the end ([`ReqSink::flush`], before
+/// `EOSE`); waiting for a slow reader (up to 30 s, then the reader is
+/// dropped, its worker given back meanwhile), and giving up its worker
+/// every slice when other queries wait (turn.rs).
 struct ReqSink {
     prefix: Vec<u8>,
     conn: Arc<Conn>,
@@ -430,10 +431,21 @@ struct ReqSink {
     viewer: Option<Vec<[u8; 32]>>,
     /// Framed events not yet queued.
     batch: Frames,
+    /// When the batch's first event was framed.
+    batch_since: Instant,
 }
 
-/// The most a query frames before queueing the batch.
-const MAX_BATCH: usize = 64 * 1024;
+/// The most a query frames before queueing the batch: a stored query's
+/// answer (500 events of about 600 bytes) goes in three batches, so the
+/// socket task is woken three times, not once per tick.
+const MAX_BATCH: usize = 128 * 1024;
+
+/// Room past [`ReqSink::batch_bytes`] for the event that crosses it.
+const BATCH_SLACK: usize = 4096;
+
+/// How long a framed event waits for more before a tick queues it (a
+/// scan that matches little still delivers as it goes).
+const MAX_BATCH_WAIT: Duration = Duration::from_millis(2);
 
 impl ReqSink {
     /// The batch size: [`MAX_BATCH`], or a quarter of the wait threshold
@@ -452,6 +464,12 @@ impl QuerySink for ReqSink {
     fn event(&mut self, json: &[u8]) -> bool {
         if self.batch.len() >= self.batch_bytes() && !self.flush() {
             return false;
+        }
+        if self.batch.is_empty() {
+            self.batch_since = Instant::now();
+            // One allocation at the batch's full size, instead of a buffer
+            // that grows (and is copied) as events are framed.
+            self.batch.reserve(self.batch_bytes() + BATCH_SLACK);
         }
         let mut waited = 0;
         while self.conn.queued() > self.conn.soft_bound() {
@@ -475,7 +493,16 @@ impl QuerySink for ReqSink {
     }
 
     fn tick(&mut self) -> bool {
-        if self.cancel.load(Ordering::Relaxed) || !self.flush() {
+        if self.cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        let due = !self.batch.is_empty() && self.batch_since.elapsed() >= MAX_BATCH_WAIT;
+        if due && !self.flush() {
+            return false;
+        }
+        // Giving the worker up for a slice (turn.rs) queues what waits
+        // first: the reader is not held up by other queries.
+        if self.turn.due() && !self.flush() {
             return false;
         }
         self.turn.tick()
@@ -502,7 +529,7 @@ fn spawn_query(
 ) {
     let place = Place::take(&shared.queries);
     tokio::spawn(async move {
-        let _query = QueryGuard(conn.clone());
+        let query = QueryGuard(conn.clone());
         let Some(turn) = place.turn().await else {
             return;
         };
@@ -516,8 +543,12 @@ fn spawn_query(
             turn,
             viewer,
             batch: Frames::default(),
+            batch_since: Instant::now(),
         };
-        let _ = tokio::task::spawn_blocking(move || {
+        // Not awaited: nothing is left to do here once the query ends, so
+        // its end wakes no task (the guard ends the query's count there).
+        drop(tokio::task::spawn_blocking(move || {
+            let _query = query;
             sink.turn.start();
             let answered = store.query_sink(&filters, max_limit, writer::now(), &mut sink);
             // The stored events go before EOSE or CLOSED (and before the
@@ -540,8 +571,7 @@ fn spawn_query(
                 }
             }
             drop(sink);
-        })
-        .await;
+        }));
     });
 }
 

@@ -86,6 +86,13 @@ impl Turn {
         self.slice = Instant::now();
     }
 
+    /// Whether [`Turn::tick`] would give the worker up now.
+    pub(crate) fn due(&self) -> bool {
+        self.permit.is_some()
+            && self.slice.elapsed() >= SLICE
+            && self.workers.available_permits() == 0
+    }
+
     /// Called during a scan: after a slice, when every worker is taken,
     /// queues again behind the waiting queries. False when the pool is
     /// closed.

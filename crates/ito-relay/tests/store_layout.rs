@@ -149,12 +149,12 @@ fn fake_database(dir: &std::path::Path, found: Option<u64>) {
 
 #[test]
 fn another_format_is_refused() {
-    for (written, found) in [(None, 1), (Some(3), 3)] {
+    for (written, found) in [(None, 1), (Some(2), 2), (Some(4), 4)] {
         let dir = tempfile::tempdir().unwrap();
         fake_database(dir.path(), written);
         let err = LmdbStore::open(dir.path()).unwrap_err();
         assert!(
-            matches!(err, StoreError::Format { found: f, expected: 2 } if f == found),
+            matches!(err, StoreError::Format { found: f, expected: 3 } if f == found),
             "{err:?}"
         );
         let message = err.to_string();
@@ -168,9 +168,10 @@ fn another_format_is_refused() {
     }
 }
 
-/// A format-2 database that a build of format 1 then wrote into (a
-/// rollback: its rows are keyed by the 32-byte id, in the same table) is
-/// refused on open instead of failing every later append.
+/// A format-3 database that a build of format 2 then wrote into (a
+/// rollback: its rows are keyed by the big-endian seq, in the same table,
+/// which reads as a far larger integer) is refused on open instead of
+/// failing every later append.
 #[test]
 fn rows_of_another_format_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,7 +191,7 @@ fn rows_of_another_format_are_refused() {
         let events = env
             .create_database::<heed::types::Bytes, heed::types::Bytes>(&mut wtxn, Some("events"))
             .unwrap();
-        events.put(&mut wtxn, &[0xab; 32], b"{}").unwrap();
+        events.put(&mut wtxn, &1u64.to_be_bytes(), b"{}").unwrap();
         wtxn.commit().unwrap();
     }
     let err = LmdbStore::open(dir.path()).unwrap_err();
@@ -216,4 +217,34 @@ fn a_new_database_opens_again() {
         [Outcome::Stored]
     );
     assert_eq!(ids(&store, "{}"), [id_of(&more), id_of(&event)]);
+}
+
+/// More rows than one byte of the sequence number counts: LMDB keeps the
+/// `events` key as a native integer, and a key in the wrong byte order
+/// still sorts right below 256 rows, then fails the append (or, read back,
+/// finds no row) past it. Every row is read back by query and by id, and
+/// the database opens again.
+#[test]
+fn rows_past_one_byte_of_seq_lmdb() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = keys(2);
+    let events: Vec<Vec<u8>> = (0..700u64)
+        .map(|i| sign(&k[(i % 2) as usize], 1000 + i, 1, &[], &format!("{i}")))
+        .collect();
+    {
+        let store = LmdbStore::open(dir.path()).unwrap();
+        for batch in events.chunks(100) {
+            let refs: Vec<&[u8]> = batch.iter().map(|e| e.as_slice()).collect();
+            let b = store.write_batch(&refs, NOW).unwrap();
+            assert!(b.outcomes.iter().all(|o| *o == Outcome::Stored));
+        }
+    }
+    let store = LmdbStore::open(dir.path()).unwrap();
+    assert_eq!(store.len().unwrap(), 700);
+    let newest_first: Vec<[u8; 32]> = events.iter().rev().map(|e| id_of(e)).collect();
+    assert_eq!(ids(&store, r#"{"kinds":[1],"limit":1000}"#), newest_first);
+    for e in events.iter().step_by(37) {
+        let id = id_of(e);
+        assert_eq!(ids(&store, &format!(r#"{{"ids":["{}"]}}"#, hex(&id))), [id]);
+    }
 }

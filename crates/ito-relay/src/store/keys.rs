@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! table      key                                          value
-//! events     seq(be64)                                    id . canonical event JSON
+//! events     seq(be64; LMDB: a native integer key)        id . canonical event JSON
 //! ids        id                                           seq(be64)
 //! created    suffix                                       -
 //! pubkey     pubkey . suffix                              -
@@ -43,8 +43,9 @@ use sha2::{Digest, Sha256};
 
 /// The layout's version, kept in `meta`. Format 1 (before sequence
 /// numbers) keyed `events` by id and ended index keys in the 40-byte
-/// order key.
-pub(crate) const FORMAT: u64 = 2;
+/// order key; format 2 kept the `events` key as big-endian bytes in
+/// LMDB, where format 3 keeps it as a native integer (`lmdb.rs`).
+pub(crate) const FORMAT: u64 = 3;
 
 /// The tables, in a fixed order (an index into per-store arrays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

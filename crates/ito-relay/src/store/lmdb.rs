@@ -10,17 +10,25 @@
 //! 64 GiB ([`DEFAULT_MAP_SIZE`]). When the map is full a write fails with an `MDB_MAP_FULL`
 //! backend error and the relay answers `error:` until it is reopened with
 //! a larger map.
+//!
+//! The `events` table is keyed by the sequence number as a native-endian
+//! integer (`MDB_INTEGERKEY`): a query looks one row up per event it
+//! sends, and LMDB compares integer keys in registers where byte keys
+//! cost a `memcmp` call per step of the search. The engine speaks of that
+//! key as the big-endian `seq` of `keys.rs`; [`row_key`] translates.
 
 use super::engine::{self, KeyIter, Read, Write};
 use super::keys::{self, Table};
 use super::{apply_batch, query, Batch, EventStore, QuerySink, StoreError};
 use heed::types::Bytes;
-use heed::{Database, Env, EnvOpenOptions, PutFlags, RoTxn, RwTxn, WithoutTls};
+use heed::{Database, Env, EnvOpenOptions, IntegerComparator, PutFlags, RoTxn, RwTxn, WithoutTls};
 use ito::nostr::Filter;
 use std::ops::Bound;
 use std::path::Path;
 
 type Db = Database<Bytes, Bytes>;
+/// The `events` table: native-endian `u64` keys, compared as integers.
+type Rows = Database<Bytes, Bytes, IntegerComparator>;
 
 /// The default map size: 64 GiB of address space (1 GiB where pointers
 /// are 32 bits).
@@ -43,7 +51,33 @@ pub const DEFAULT_MAP_SIZE: usize = 1 << 30;
 /// ```
 pub struct LmdbStore {
     env: Env<WithoutTls>,
+    tables: Tables,
+}
+
+/// The open tables: `events` apart (integer keys), every other table at
+/// `dbs[table as usize - 1]` (`Table::Events` is the first table).
+struct Tables {
+    rows: Rows,
     dbs: Vec<Db>,
+}
+
+const _: () = assert!(Table::Events as usize == 0);
+
+impl Tables {
+    fn db(&self, table: Table) -> Db {
+        self.dbs[table as usize - 1]
+    }
+}
+
+/// The `events` key LMDB stores for the engine's big-endian `seq`.
+fn row_key(key: &[u8]) -> Result<[u8; 8], StoreError> {
+    match <[u8; 8]>::try_from(key) {
+        Ok(be) => Ok(u64::from_be_bytes(be).to_ne_bytes()),
+        Err(_) => Err(StoreError::Backend(format!(
+            "an events key is 8 bytes, not {}",
+            key.len()
+        ))),
+    }
 }
 
 impl std::fmt::Debug for LmdbStore {
@@ -80,46 +114,26 @@ impl LmdbStore {
         // directory once, and nothing else writes into it.
         let env = unsafe { options.open(dir) }.map_err(backend)?;
         let mut wtxn = env.write_txn().map_err(backend)?;
-        let mut dbs = Vec::with_capacity(Table::ALL.len());
-        for t in Table::ALL {
-            dbs.push(
-                env.create_database::<Bytes, Bytes>(&mut wtxn, Some(t.name()))
-                    .map_err(backend)?,
-            );
-        }
-        let meta = dbs[Table::Meta as usize];
+        let meta = env
+            .create_database::<Bytes, Bytes>(&mut wtxn, Some(Table::Meta.name()))
+            .map_err(backend)?;
+        // The format decides how `events` opens (its key flags), so it is
+        // read first.
         let found = match meta.get(&wtxn, keys::FORMAT_KEY).map_err(backend)? {
             Some(v) if v.len() == 8 => Some(keys::be64(v)),
             Some(_) => Some(0),
             // Format 1 kept no version; it wrote the batch number.
-            None if meta.get(&wtxn, keys::SEQ_KEY).map_err(backend)?.is_some()
-                || !dbs[Table::Events as usize]
-                    .is_empty(&wtxn)
-                    .map_err(backend)? =>
+            None if meta.get(&wtxn, keys::SEQ_KEY).map_err(backend)?.is_some() => Some(1),
+            None => match env
+                .open_database::<Bytes, Bytes>(&wtxn, Some(Table::Events.name()))
+                .map_err(backend)?
             {
-                Some(1)
-            }
-            None => None,
+                Some(events) if !events.is_empty(&wtxn).map_err(backend)? => Some(1),
+                _ => None,
+            },
         };
         match found {
-            Some(keys::FORMAT) => {
-                // A build of another format may have opened this database
-                // and written its own rows into the same tables (a
-                // rollback): the last row must be a sequence number below
-                // the next one, or every append would fail.
-                let next = meta.get(&wtxn, keys::NEXT_KEY).map_err(backend)?;
-                let next = next.map(keys::be64).unwrap_or(0);
-                if let Some((last, _)) = dbs[Table::Events as usize].last(&wtxn).map_err(backend)? {
-                    if last.len() != 8 || keys::be64(last) >= next {
-                        return Err(StoreError::Corrupt(format!(
-                            "the events table holds a row this format did not write \
-                             (key of {} bytes; next sequence number {next}): was the \
-                             database opened by a build of another format?",
-                            last.len()
-                        )));
-                    }
-                }
-            }
+            Some(keys::FORMAT) | None => {}
             // Dropping the transaction leaves the database as it was.
             Some(found) => {
                 return Err(StoreError::Format {
@@ -127,18 +141,56 @@ impl LmdbStore {
                     expected: keys::FORMAT,
                 })
             }
-            None => meta
-                .put(&mut wtxn, keys::FORMAT_KEY, &keys::FORMAT.to_be_bytes())
-                .map_err(backend)?,
+        }
+        let rows = env
+            .database_options()
+            .types::<Bytes, Bytes>()
+            .key_comparator::<IntegerComparator>()
+            .name(Table::Events.name())
+            .create(&mut wtxn)
+            .map_err(backend)?;
+        let mut dbs = Vec::with_capacity(Table::ALL.len() - 1);
+        for t in &Table::ALL[1..] {
+            dbs.push(match t {
+                Table::Meta => meta,
+                t => env
+                    .create_database::<Bytes, Bytes>(&mut wtxn, Some(t.name()))
+                    .map_err(backend)?,
+            });
+        }
+        if found.is_some() {
+            // A build of another format may have opened this database
+            // and written its own rows into the same tables (a
+            // rollback): the last row must be a sequence number below
+            // the next one, or every append would fail.
+            let next = meta.get(&wtxn, keys::NEXT_KEY).map_err(backend)?;
+            let next = next.map(keys::be64).unwrap_or(0);
+            if let Some((last, _)) = rows.last(&wtxn).map_err(backend)? {
+                let seq = <[u8; 8]>::try_from(last).map(u64::from_ne_bytes);
+                if seq.is_err() || seq.is_ok_and(|s| s >= next) {
+                    return Err(StoreError::Corrupt(format!(
+                        "the events table holds a row this format did not write \
+                         (key of {} bytes; next sequence number {next}): was the \
+                         database opened by a build of another format?",
+                        last.len()
+                    )));
+                }
+            }
+        } else {
+            meta.put(&mut wtxn, keys::FORMAT_KEY, &keys::FORMAT.to_be_bytes())
+                .map_err(backend)?;
         }
         wtxn.commit().map_err(backend)?;
-        Ok(LmdbStore { env, dbs })
+        Ok(LmdbStore {
+            env,
+            tables: Tables { rows, dbs },
+        })
     }
 
     /// The number of stored events.
     pub fn len(&self) -> Result<u64, StoreError> {
         let rtxn = self.env.read_txn().map_err(backend)?;
-        self.dbs[Table::Events as usize].len(&rtxn).map_err(backend)
+        self.tables.rows.len(&rtxn).map_err(backend)
     }
 
     /// Whether no event is stored.
@@ -149,68 +201,112 @@ impl LmdbStore {
 
 struct View<'a> {
     txn: RoTxn<'a, WithoutTls>,
-    dbs: &'a [Db],
+    tables: &'a Tables,
 }
 
 struct Txn<'a, 'e> {
     txn: &'a mut RwTxn<'e>,
-    dbs: &'a [Db],
+    tables: &'a Tables,
+}
+
+/// [`Read`] for any transaction: LMDB's reads are the same in both.
+impl Tables {
+    fn get<'t>(
+        &self,
+        txn: &'t RoTxn<'_>,
+        table: Table,
+        key: &[u8],
+    ) -> Result<Option<&'t [u8]>, StoreError> {
+        match table {
+            Table::Events => self.rows.get(txn, &row_key(key)?),
+            t => self.db(t).get(txn, key),
+        }
+        .map_err(backend)
+    }
+
+    fn seek<'t>(
+        &self,
+        txn: &'t RoTxn<'_>,
+        table: Table,
+        from: &[u8],
+    ) -> Result<Option<&'t [u8]>, StoreError> {
+        // `events` is read by key only (its keys are not the engine's
+        // byte order).
+        debug_assert!(table != Table::Events);
+        self.db(table)
+            .get_greater_than_or_equal_to(txn, from)
+            .map(|e| e.map(|(k, _)| k))
+            .map_err(backend)
+    }
+
+    fn scan<'t>(
+        &self,
+        txn: &'t RoTxn<'_>,
+        table: Table,
+        from: &[u8],
+    ) -> Result<KeyIter<'t>, StoreError> {
+        debug_assert!(table != Table::Events);
+        let range = self
+            .db(table)
+            .range(txn, &(Bound::Included(from), Bound::Unbounded))
+            .map_err(backend)?;
+        Ok(Box::new(range.map(|e| e.map(|(k, _)| k).map_err(backend))))
+    }
 }
 
 impl Read for View<'_> {
     fn get(&self, table: Table, key: &[u8]) -> Result<Option<&[u8]>, StoreError> {
-        self.dbs[table as usize]
-            .get(&self.txn, key)
-            .map_err(backend)
+        self.tables.get(&self.txn, table, key)
     }
     fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError> {
-        self.dbs[table as usize]
-            .get_greater_than_or_equal_to(&self.txn, from)
-            .map(|e| e.map(|(k, _)| k))
-            .map_err(backend)
+        self.tables.seek(&self.txn, table, from)
     }
     fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
-        let range = self.dbs[table as usize]
-            .range(&self.txn, &(Bound::Included(from), Bound::Unbounded))
-            .map_err(backend)?;
-        Ok(Box::new(range.map(|e| e.map(|(k, _)| k).map_err(backend))))
+        self.tables.scan(&self.txn, table, from)
     }
 }
 
 impl Read for Txn<'_, '_> {
     fn get(&self, table: Table, key: &[u8]) -> Result<Option<&[u8]>, StoreError> {
-        self.dbs[table as usize].get(self.txn, key).map_err(backend)
+        self.tables.get(self.txn, table, key)
     }
     fn seek(&self, table: Table, from: &[u8]) -> Result<Option<&[u8]>, StoreError> {
-        self.dbs[table as usize]
-            .get_greater_than_or_equal_to(self.txn, from)
-            .map(|e| e.map(|(k, _)| k))
-            .map_err(backend)
+        self.tables.seek(self.txn, table, from)
     }
     fn scan<'s>(&'s self, table: Table, from: &[u8]) -> Result<KeyIter<'s>, StoreError> {
-        let range = self.dbs[table as usize]
-            .range(self.txn, &(Bound::Included(from), Bound::Unbounded))
-            .map_err(backend)?;
-        Ok(Box::new(range.map(|e| e.map(|(k, _)| k).map_err(backend))))
+        self.tables.scan(self.txn, table, from)
     }
 }
 
 impl Write for Txn<'_, '_> {
     fn put(&mut self, table: Table, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.dbs[table as usize]
-            .put(self.txn, key, value)
-            .map_err(backend)
+        match table {
+            Table::Events => self.tables.rows.put(self.txn, &row_key(key)?, value),
+            t => self.tables.db(t).put(self.txn, key, value),
+        }
+        .map_err(backend)
     }
     fn append(&mut self, table: Table, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
-        self.dbs[table as usize]
-            .put_with_flags(self.txn, PutFlags::APPEND, key, value)
-            .map_err(backend)
+        match table {
+            Table::Events => {
+                self.tables
+                    .rows
+                    .put_with_flags(self.txn, PutFlags::APPEND, &row_key(key)?, value)
+            }
+            t => self
+                .tables
+                .db(t)
+                .put_with_flags(self.txn, PutFlags::APPEND, key, value),
+        }
+        .map_err(backend)
     }
     fn del(&mut self, table: Table, key: &[u8]) -> Result<(), StoreError> {
-        self.dbs[table as usize]
-            .delete(self.txn, key)
-            .map(drop)
-            .map_err(backend)
+        match table {
+            Table::Events => self.tables.rows.delete(self.txn, &row_key(key)?),
+            t => self.tables.db(t).delete(self.txn, key),
+        }
+        .map(drop)
+        .map_err(backend)
     }
 }
 
@@ -231,7 +327,7 @@ impl EventStore for LmdbStore {
         let batch = apply_batch(
             &mut Txn {
                 txn: &mut wtxn,
-                dbs: &self.dbs,
+                tables: &self.tables,
             },
             events,
             now,
@@ -252,7 +348,7 @@ impl EventStore for LmdbStore {
     ) -> Result<u64, StoreError> {
         let view = View {
             txn: self.env.read_txn().map_err(backend)?,
-            dbs: &self.dbs,
+            tables: &self.tables,
         };
         let seq = engine::seq(&view)?;
         query::run(&view, filters, max_limit, now, sink)?;
@@ -264,7 +360,7 @@ impl EventStore for LmdbStore {
         let n = engine::purge_expired(
             &mut Txn {
                 txn: &mut wtxn,
-                dbs: &self.dbs,
+                tables: &self.tables,
             },
             now,
             max,
