@@ -1,5 +1,5 @@
-//! [`Arena`]: memory for the arrays and objects of parsed documents,
-//! freed all at once.
+//! [`Arena`]: memory for the arrays, objects and decoded strings of
+//! parsed documents, freed all at once.
 //!
 //! ```text
 //! chunks:  a few large blocks: 4 KiB, then doubling up to 256 KiB (or
@@ -10,6 +10,9 @@
 //!          (or all but the largest on `reset`)
 //! spare:   a thread keeps up to 8 MiB of 256 KiB blocks from its dropped
 //!          arenas, and its next arenas take them before the allocator
+//! indexes: the lookup indexes that large objects build on their first
+//!          lookup are handed to the arena, which frees them with its
+//!          blocks (`object.rs`)
 //! ```
 //!
 //! Why the spare blocks: an arena per document frees megabytes at once,
@@ -21,8 +24,11 @@
 //!
 //! A parse into an arena ([`Value::from_slice_in`]) moves each closed
 //! container's children here instead of into a heap allocation of their
-//! own: one bump instead of a `malloc`, and no `free` per container when
-//! the document is dropped. The `Value` borrows the arena (`'a`), so the
+//! own, and the decoded text of each escaped string: one bump instead of a
+//! `malloc`, and no `free` per container or string when the document is
+//! dropped. With the indexes, nothing of such a document is on the heap
+//! (except duplicate-key objects and long exact numbers), so dropping it
+//! walks nothing. The `Value` borrows the arena (`'a`), so the
 //! arena cannot be dropped or reset while a value points into it.
 //!
 //! [`Value::from_slice_in`]: super::Value::from_slice_in
@@ -31,6 +37,8 @@ use std::alloc::{self, Layout};
 use std::cell::{Cell, RefCell, UnsafeCell};
 use std::fmt;
 use std::ptr::NonNull;
+
+use super::object::Indexes;
 
 /// Alignment of every block and every allocation (`Value`'s, and that of
 /// an object member).
@@ -95,6 +103,8 @@ pub struct Arena {
     left: Cell<usize>,
     /// Every block, the current one last, with its size in bytes.
     blocks: UnsafeCell<Vec<(NonNull<u8>, usize)>>,
+    /// The lookup indexes its large objects built (`object.rs`).
+    indexes: Indexes,
 }
 
 // SAFETY: the arena owns its blocks (plain bytes, no thread affinity);
@@ -114,6 +124,7 @@ impl Arena {
             cursor: Cell::new(NonNull::dangling()),
             left: Cell::new(0),
             blocks: UnsafeCell::new(Vec::new()),
+            indexes: Indexes::new(),
         }
     }
 
@@ -158,6 +169,7 @@ impl Arena {
     /// }
     /// ```
     pub fn reset(&mut self) {
+        self.indexes.clear();
         let blocks = self.blocks.get_mut();
         let Some(largest) = blocks.iter().map(|b| b.1).max() else {
             return;
@@ -203,6 +215,31 @@ impl Arena {
         // Blocks start `ALIGN`-aligned and every allocation is a multiple
         // of `ALIGN` bytes, so `at` is aligned for `T`.
         at.cast()
+    }
+
+    /// The list of lookup indexes that its objects hand over.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
+    pub(super) fn indexes(&self) -> &Indexes {
+        &self.indexes
+    }
+
+    /// A copy of `s` in the arena (the decoded text of an escaped string).
+    #[inline]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
+    pub(super) fn alloc_str(&self, s: &str) -> &str {
+        if s.is_empty() {
+            return "";
+        }
+        let dst = self.alloc::<u8>(s.len());
+        // SAFETY: `dst` is `s.len()` fresh bytes of this arena, which
+        // nothing else writes or frees until the arena is dropped or
+        // reset, both of which need the `&self` borrow returned to have
+        // ended; they now hold a copy of `s`, so they are UTF-8.
+        unsafe {
+            std::ptr::copy_nonoverlapping(s.as_ptr(), dst.as_ptr(), s.len());
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(dst.as_ptr(), s.len()))
+        }
     }
 
     /// Opens a block of `bytes` bytes (`exact`), or of at least `bytes`

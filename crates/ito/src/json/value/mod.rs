@@ -18,7 +18,8 @@
 //! Value    32 bytes: Null | Bool | Number (u64, i64 or f64) | String(Text)
 //!          | Array(Array) | Object(Map)
 //! Text     24 bytes: &'a str borrowed from the input (no escape: known
-//!          JSON-safe) | Str (unescaped; inline up to 23 bytes)
+//!          JSON-safe) or from the arena (decoded escapes) | Str
+//!          (unescaped; inline up to 23 bytes)
 //! Array    16 bytes: the elements, in an Arena or on the heap (seq.rs)
 //! Map      (Text, Value) members in document order, stored as an Array's
 //!          elements are, + a lazy hash index
@@ -28,8 +29,9 @@
 //! scratch stack and moves them into storage of exactly their number when
 //! the container closes: with `Value::from_slice_in` a bump in the
 //! document's [`Arena`] (`arena.rs`), else one heap allocation per
-//! non-empty container; none per string unless it had an escape and is
-//! longer than 23 bytes. An arena value cannot outlive its arena; the
+//! non-empty container; none per string unless it had an escape, is
+//! longer than 23 bytes and there is no arena (with one, its decoded text
+//! goes there). An arena value cannot outlive its arena; the
 //! first change of a container's length moves its elements to the heap
 //! (`array.rs`, `seq.rs`). Lookup in
 //! an object scans up to 12 members and hashes beyond (`object.rs`).

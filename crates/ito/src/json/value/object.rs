@@ -7,7 +7,18 @@
 //!           more: a hash index built on the first lookup and kept until
 //!                 the members change (insert, remove): open addressing,
 //!                 a power-of-two table of member positions, load <= 1/2
+//! index:    null             none yet; built on the heap, the Map frees it
+//!           arena's list + 1 none yet (a large object parsed into an
+//!                            arena); built on the heap and handed to the
+//!                            arena's list, which frees it with the arena
+//!           an Index         built; its `in_arena` says who frees it
 //! ```
+//!
+//! Why the arena's list: an arena container whose subtree owns nothing is
+//! dropped without a walk (`seq.rs`). A large object may build its index
+//! through `&self`, which no `&mut` access announces, so before the list
+//! every large object (twitter's tweets and users) kept its document's
+//! drop walk.
 //!
 //! Duplicate keys are resolved as serde_json (with `preserve_order`)
 //! resolves them: one member, at the first key's position, with the last
@@ -18,7 +29,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::seq::Seq;
-use super::{Text, Value};
+use super::{Arena, Text, Value};
 
 /// Objects with at most this many members are searched in order; larger
 /// ones through a hash index. Measured (bench/benches/value.rs, lookup
@@ -42,11 +53,72 @@ pub struct Map<'a> {
 }
 
 /// Positions of members by hash of their key.
-struct Index {
+pub(super) struct Index {
     /// `slots.len() - 1`; a power of two minus one.
     mask: usize,
     /// 0: empty; else position + 1.
     slots: Box<[u32]>,
+    /// In an arena's list (the arena frees it), not the `Map`'s to free.
+    in_arena: bool,
+    /// The next index of the arena's list.
+    next: *mut Index,
+}
+
+/// The indexes that the large objects of an arena's documents built
+/// (see the module docs): freed when the arena is dropped or reset.
+/// Pushed to through `&self` from any thread that reads a document.
+pub(super) struct Indexes(AtomicPtr<Index>);
+
+impl Indexes {
+    pub(super) const fn new() -> Self {
+        Indexes(AtomicPtr::new(std::ptr::null_mut()))
+    }
+
+    /// Takes `index` (from `Box::into_raw`, not yet shared) into the list.
+    ///
+    /// # Safety
+    ///
+    /// `index` came from `Box::into_raw` and is in no list.
+    unsafe fn push(&self, index: *mut Index) {
+        let mut head = self.0.load(Ordering::Relaxed);
+        loop {
+            // SAFETY: `index` is not shared yet (the caller's promise, and
+            // it is published only after this returns).
+            unsafe { (*index).next = head };
+            match self
+                .0
+                .compare_exchange_weak(head, index, Ordering::Release, Ordering::Relaxed)
+            {
+                Ok(_) => return,
+                Err(h) => head = h,
+            }
+        }
+    }
+
+    /// Frees every index in the list (no document of the arena is alive:
+    /// `&mut`).
+    pub(super) fn clear(&mut self) {
+        let mut p = std::mem::replace(self.0.get_mut(), std::ptr::null_mut());
+        while !p.is_null() {
+            // SAFETY: each list entry came from `Box::into_raw` (`push`'s
+            // promise) and is in this list once; no `Map` reads it any
+            // more, since they borrowed the arena.
+            let index = unsafe { Box::from_raw(p) };
+            p = index.next;
+        }
+    }
+}
+
+impl Drop for Indexes {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// Whether `p` is an arena's list + 1 rather than an `Index`.
+#[inline(always)]
+fn is_list(p: *mut Index) -> bool {
+    p.cast::<u8>().addr() & 1 != 0
 }
 
 #[inline(always)]
@@ -60,6 +132,8 @@ impl Index {
         let mut index = Index {
             mask: size - 1,
             slots: vec![0u32; size].into_boxed_slice(),
+            in_arena: false,
+            next: std::ptr::null_mut(),
         };
         for (i, (k, _)) in entries.iter().enumerate() {
             index.add(k, i);
@@ -123,13 +197,33 @@ impl<'a> Map<'a> {
     /// was written: a store-forwarding stall).
     #[inline(always)]
     pub(super) fn from_parsed(
+        entries: Seq<'a, (Text<'a>, Value<'a>)>,
+        seen: &mut Vec<u32>,
+    ) -> Map<'a> {
+        Map::from_parsed_in(entries, seen, None)
+    }
+
+    /// As [`Map::from_parsed`]; a large object parsed into `arena` hands
+    /// the index it may build to the arena (see the module docs).
+    #[inline(always)]
+    pub(super) fn from_parsed_in(
         mut entries: Seq<'a, (Text<'a>, Value<'a>)>,
         seen: &mut Vec<u32>,
+        arena: Option<&'a Arena>,
     ) -> Map<'a> {
         if has_duplicates(entries.as_slice(), seen) {
             entries = Seq::from_vec(dedup(entries.take_vec()));
         }
-        Map::from_seq(entries)
+        let mut map = Map::from_seq(entries);
+        if let Some(arena) = arena {
+            if map.len() > LINEAR_MAX {
+                // Tagged (+ 1 byte: `Index`es are aligned) so that it is
+                // never taken for an `Index`; the provenance is kept.
+                let list: *const Indexes = arena.indexes();
+                *map.index.get_mut() = list.cast::<u8>().wrapping_add(1).cast_mut().cast();
+            }
+        }
+        map
     }
 
     /// Whether the members are in a heap allocation of their own.
@@ -175,26 +269,39 @@ impl<'a> Map<'a> {
     /// The hash index, built on first use.
     fn index(&self) -> &Index {
         let p = self.index.load(Ordering::Acquire);
-        if !p.is_null() {
-            // SAFETY: a non-null pointer in `index` came from
+        if !p.is_null() && !is_list(p) {
+            // SAFETY: an untagged non-null pointer in `index` came from
             // `Box::into_raw` below, and is freed only through `&mut self`
-            // (reset, drop), which cannot overlap this `&self` borrow.
+            // (reset, drop) or by the arena's list when the arena, which
+            // `'a` borrows, is dropped or reset: neither overlaps `&self`.
             return unsafe { &*p };
         }
-        let fresh = Box::into_raw(Box::new(Index::build(self.entries.as_slice())));
-        match self.index.compare_exchange(
-            std::ptr::null_mut(),
-            fresh,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: `fresh` is now owned by `index`, as above.
+        let mut fresh = Box::new(Index::build(self.entries.as_slice()));
+        fresh.in_arena = !p.is_null();
+        let fresh = Box::into_raw(fresh);
+        if !p.is_null() {
+            let list = p.cast::<u8>().wrapping_sub(1).cast::<Indexes>();
+            // SAFETY: a tagged pointer is an arena's list + 1
+            // (`from_parsed_in`), and the arena outlives `'a`; `fresh` is
+            // from `Box::into_raw` and not shared yet. From now on the
+            // list owns it, whichever thread's index is kept below.
+            unsafe { (*list).push(fresh) };
+        }
+        match self
+            .index
+            .compare_exchange(p, fresh, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: `fresh` is now owned by `index` (or the arena's
+            // list), as above.
             Ok(_) => unsafe { &*fresh },
             Err(theirs) => {
-                // SAFETY: `fresh` was never shared; another thread's index
-                // (equal to ours) won the race and is kept.
-                drop(unsafe { Box::from_raw(fresh) });
-                // SAFETY: as for the first load.
+                if p.is_null() {
+                    // SAFETY: `fresh` was never shared; another thread's
+                    // index (equal to ours) won the race and is kept.
+                    drop(unsafe { Box::from_raw(fresh) });
+                }
+                // SAFETY: only an `Index` replaces `p` through `&self`,
+                // so `theirs` is one, as for the first load.
                 unsafe { &*theirs }
             }
         }
@@ -204,9 +311,10 @@ impl<'a> Map<'a> {
     #[inline]
     fn reset(&mut self) {
         let p = std::mem::replace(self.index.get_mut(), std::ptr::null_mut());
-        if !p.is_null() {
-            // SAFETY: from `Box::into_raw` in `index`, and no longer
-            // reachable from `self`.
+        // SAFETY: an untagged non-null pointer is an `Index` (see `index`).
+        if !p.is_null() && !is_list(p) && !unsafe { (*p).in_arena } {
+            // SAFETY: from `Box::into_raw` in `index`, not in an arena's
+            // list, and no longer reachable from `self`.
             drop(unsafe { Box::from_raw(p) });
         }
     }
@@ -267,7 +375,7 @@ impl<'a> Map<'a> {
         self.entries.with_vec(|v| v.push((key, value)));
         let n = self.entries.len();
         let p = *self.index.get_mut();
-        if !p.is_null() {
+        if !p.is_null() && !is_list(p) {
             // SAFETY: from `Box::into_raw` in `index`; `&mut self` excludes
             // every other borrow of it.
             let index = unsafe { &mut *p };

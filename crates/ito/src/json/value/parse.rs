@@ -5,7 +5,9 @@
 //! ```text
 //! value:     the byte after whitespace picks the kind (as deserialize_any)
 //! string:    no escape: borrowed (Value::from_slice) or copied into a Str
-//!            (serde's Deserialize, which cannot borrow); escaped: a Str
+//!            (serde's Deserialize, which cannot borrow); escaped: decoded
+//!            into the arena and borrowed from it (Value::from_slice_in),
+//!            else a Str
 //! container: children pushed on one scratch stack (values, or key and
 //!            value pairs); at the closing bracket they move into storage
 //!            of exactly their number: a bump in the document's Arena
@@ -121,7 +123,7 @@ impl<'o> Parser<'o> {
         let v = match peek {
             b'"' => {
                 de.eat_char();
-                let s = string::<S>(de)?;
+                let s = string::<S>(de, self.arena)?;
                 self.owners += s.owns_memory() as usize;
                 Value::String(s)
             }
@@ -248,7 +250,7 @@ impl<'o> Parser<'o> {
                 de.eat_char();
                 let key = match de.parse_short_key() {
                     Some(k) => S::clean(k),
-                    None => string::<S>(de)?,
+                    None => string::<S>(de, self.arena)?,
                 };
                 self.owners += key.owns_memory() as usize;
                 self.keys.push(key);
@@ -276,8 +278,9 @@ impl<'o> Parser<'o> {
         de.eat_char(); // `}`
         de.remaining_depth += 1;
         // A large object builds its lookup index on a `&self` lookup,
-        // which no `&mut` access announces: never pure.
-        if self.keys.len() - kmark > LINEAR_MAX {
+        // which no `&mut` access announces: on the heap it owns it (not
+        // pure); in an arena the arena does (`object.rs`).
+        if self.arena.is_none() && self.keys.len() - kmark > LINEAR_MAX {
             self.owners += 1;
         }
         let pure = self.owners == owners;
@@ -290,7 +293,7 @@ impl<'o> Parser<'o> {
             pure,
         )
         .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
-        let obj = Map::from_parsed(members, &mut self.seen);
+        let obj = Map::from_parsed_in(members, &mut self.seen, self.arena);
         // Duplicate keys resolved into a heap copy: the object owns it, so
         // the containers around it are not pure (found by the fuzzer:
         // they were dropped without a walk and leaked it).
@@ -394,12 +397,20 @@ fn enter(de: &mut Deserializer<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// A string whose opening quote was consumed.
+/// A string whose opening quote was consumed. Decoded (it had escapes),
+/// it is copied into the arena when there is one and borrowed from it:
+/// no allocation of its own, nothing to drop.
 #[inline(always)]
-fn string<'de, 'o, S: Strings<'de, 'o>>(de: &mut Deserializer<'de>) -> Result<Text<'o>, Error> {
+fn string<'de, 'o, S: Strings<'de, 'o>>(
+    de: &mut Deserializer<'de>,
+    arena: Option<&'o Arena>,
+) -> Result<Text<'o>, Error> {
     Ok(match de.parse_str_facts()? {
         (Reference::Borrowed(s), _) => S::clean(s),
-        (Reference::Copied(s), _) => Text::owned(Str::from_str_copy(s)),
+        (Reference::Copied(s), _) => match arena {
+            Some(arena) => Text::unchecked(arena.alloc_str(s)),
+            None => Text::owned(Str::from_str_copy(s)),
+        },
     })
 }
 

@@ -1,17 +1,29 @@
 //! [`Text`]: a string of a [`Value`](super::Value), borrowed from the
-//! parsed input when it had no escape, otherwise an owned [`Str`].
+//! parsed input when it had no escape, otherwise an owned [`Str`] (or,
+//! in an arena parse, borrowed from the [`Arena`](super::Arena) the
+//! escapes were decoded into).
 //!
-//! A borrowed `Text` is always JSON-safe (no `"`, `\` or control byte):
-//! the parser borrows only strings its scan found clean, and
-//! [`Text::from`] a `&str` checks the string and copies it into a `Str`
-//! when it is not. So rendering copies a borrowed string between quotes
-//! with no scan, and an owned one through [`quote_str`](crate::json::quote_str),
-//! which caches what it learns in the `Str`.
+//! ```text
+//! Borrowed  ptr, len           JSON-safe: rendered between quotes, no scan
+//! Borrowed  ptr, len | ESCAPE  not known safe (decoded into an arena):
+//!                              rendered through the escaper
+//! Owned     Str                rendered through quote_str (facts cached)
+//! ```
+//!
+//! A borrowed `Text` without the `ESCAPE` bit is always JSON-safe (no
+//! `"`, `\` or control byte): the parser borrows so only strings its scan
+//! found clean, and [`Text::from`] a `&str` checks the string and copies
+//! it into a `Str` when it is not. The bit lives in the length's top bit
+//! (a `str` is never longer than `isize::MAX`), so `Text` stays 24 bytes:
+//! a third variant would need a second niche in `Str`, which has one.
 
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
 
 use crate::simd::facts;
 use crate::Str;
@@ -34,9 +46,55 @@ pub struct Text<'a>(Repr<'a>);
 // 24 bytes (64-bit targets): `Str`'s non-zero tag word is the niche of `Borrowed`.
 #[derive(Clone)]
 enum Repr<'a> {
-    /// JSON-safe (the invariant of this variant).
-    Borrowed(&'a str),
+    Borrowed(Borrowed<'a>),
     Owned(Str),
+}
+
+/// A `&'a str` as pointer and length, the length's top bit (`ESCAPE`)
+/// set when the text is not known JSON-safe.
+#[derive(Clone, Copy)]
+struct Borrowed<'a> {
+    ptr: NonNull<u8>,
+    len: usize,
+    _str: PhantomData<&'a str>,
+}
+
+/// In `Borrowed::len`: the text may need escaping.
+const ESCAPE: usize = 1 << (usize::BITS - 1);
+
+// SAFETY: a `Borrowed` is a `&'a str`, which is `Send` and `Sync`.
+unsafe impl Send for Borrowed<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Borrowed<'_> {}
+
+impl<'a> Borrowed<'a> {
+    #[inline(always)]
+    fn new(s: &'a str, escape: bool) -> Self {
+        // A `str` is at most `isize::MAX` bytes: the top bit is free.
+        debug_assert!(s.len() & ESCAPE == 0);
+        Borrowed {
+            ptr: NonNull::from(s.as_bytes()).cast(),
+            len: s.len() | if escape { ESCAPE } else { 0 },
+            _str: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn get(self) -> &'a str {
+        // SAFETY: `ptr` and `len` without its top bit came from a `&'a
+        // str` (`new`), which stays valid for `'a`.
+        unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                self.ptr.as_ptr(),
+                self.len & !ESCAPE,
+            ))
+        }
+    }
+
+    #[inline(always)]
+    fn escape(self) -> bool {
+        self.len & ESCAPE != 0
+    }
 }
 
 #[cfg(target_pointer_width = "64")]
@@ -48,7 +106,15 @@ impl<'a> Text<'a> {
     #[inline(always)]
     pub(super) fn safe(s: &'a str) -> Text<'a> {
         debug_assert!(facts::classify_scalar(s.as_bytes()) & facts::JSON_SAFE != 0);
-        Text(Repr::Borrowed(s))
+        Text(Repr::Borrowed(Borrowed::new(s, false)))
+    }
+
+    /// A string that may need escaping, borrowed (the parser's decoded
+    /// strings, copied into the document's arena).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    #[inline(always)]
+    pub(super) fn unchecked(s: &'a str) -> Text<'a> {
+        Text(Repr::Borrowed(Borrowed::new(s, true)))
     }
 
     /// An owned string.
@@ -66,13 +132,14 @@ impl<'a> Text<'a> {
     #[inline(always)]
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            Repr::Borrowed(s) => s,
+            Repr::Borrowed(s) => s.get(),
             Repr::Owned(s) => s.as_str(),
         }
     }
 
     /// Whether the string borrows from the text it was parsed from (or
-    /// from the `&str` it was made of).
+    /// from the `&str` it was made of, or, decoded, from the
+    /// [`Arena`](super::Arena) of [`Value::from_slice_in`](super::Value::from_slice_in)).
     ///
     /// ```
     /// let v = ito::json::Value::from_str(r#"["a", "b\n"]"#).unwrap();
@@ -93,7 +160,7 @@ impl<'a> Text<'a> {
     /// ```
     pub fn into_owned(self) -> Text<'static> {
         match self.0 {
-            Repr::Borrowed(s) => Text(Repr::Owned(Str::from_str_copy(s))),
+            Repr::Borrowed(s) => Text(Repr::Owned(Str::from_str_copy(s.get()))),
             Repr::Owned(s) => Text(Repr::Owned(s)),
         }
     }
@@ -112,7 +179,8 @@ impl<'a> Text<'a> {
     #[inline(always)]
     pub(super) fn render(&self, out: &mut Vec<u8>) {
         match &self.0 {
-            Repr::Borrowed(s) => crate::json::emit::quoted_verbatim(out, s.as_bytes()),
+            Repr::Borrowed(s) if s.escape() => crate::json::quote(out, s.get()),
+            Repr::Borrowed(s) => crate::json::emit::quoted_verbatim(out, s.get().as_bytes()),
             Repr::Owned(s) => crate::str::quote_str(out, s),
         }
     }
@@ -123,7 +191,7 @@ impl<'a> From<&'a str> for Text<'a> {
     #[inline]
     fn from(s: &'a str) -> Text<'a> {
         if facts::classify(s.as_bytes()) & facts::JSON_SAFE != 0 {
-            Text(Repr::Borrowed(s))
+            Text(Repr::Borrowed(Borrowed::new(s, false)))
         } else {
             Text(Repr::Owned(Str::from_str_copy(s)))
         }
