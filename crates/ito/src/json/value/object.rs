@@ -24,6 +24,13 @@
 //! resolves them: one member, at the first key's position, with the last
 //! value. The parser does that when it closes an object
 //! ([`Map::from_parsed`]).
+//!
+//! Hostile keys: the lookup index hashes every byte with the per-process
+//! random seed (`crate::hash`), so colliding keys cannot be precomputed.
+//! The parser's duplicate check hashes only a key's length and ends (a
+//! full hash per key cost 7.5 % of a parse); keys built to collide there
+//! would make it quadratic, so once its probes pass a linear bound it
+//! starts over with the seeded full hash.
 
 use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -123,7 +130,7 @@ fn is_list(p: *mut Index) -> bool {
 
 #[inline(always)]
 fn hash(key: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(key)
+    crate::hash::hash_bytes(key)
 }
 
 impl Index {
@@ -489,23 +496,55 @@ fn has_duplicates(entries: &[(Text<'_>, Value<'_>)], seen: &mut Vec<u32>) -> boo
         }
         return false;
     }
+    match probe_for_duplicates(entries, seen, quick_hash) {
+        Some(found) => found,
+        // Probing ran long: keys that collide on the quick hash.
+        None => probe_for_duplicates(entries, seen, crate::hash::hash_bytes)
+            .unwrap_or_else(|| slow_has_duplicates(entries)),
+    }
+}
+
+/// The probes [`probe_for_duplicates`] may take per member before it gives
+/// up (random keys average under 2 at load 1/2).
+const PROBES_PER_MEMBER: usize = 8;
+
+/// [`has_duplicates`] through the scratch table with `hash`; `None` when
+/// the probes pass `PROBES_PER_MEMBER` per member (so at most that many
+/// key comparisons per member, whatever the keys).
+#[inline(always)]
+fn probe_for_duplicates(
+    entries: &[(Text<'_>, Value<'_>)],
+    seen: &mut Vec<u32>,
+    hash: fn(&[u8]) -> u64,
+) -> Option<bool> {
+    let n = entries.len();
     let size = (n * 2).next_power_of_two();
     let mask = size - 1;
     let shift = 64 - size.trailing_zeros();
     seen.clear();
     seen.resize(size, 0);
+    let mut budget = PROBES_PER_MEMBER * n;
     for (i, (k, _)) in entries.iter().enumerate() {
-        let mut at = (quick_hash(k.as_bytes()) >> shift) as usize;
+        let mut at = (hash(k.as_bytes()) >> shift) as usize;
         loop {
             match seen[at] {
                 0 => break,
-                s if entries[s as usize - 1].0.as_str() == k.as_str() => return true,
+                s if entries[s as usize - 1].0.as_str() == k.as_str() => return Some(true),
                 _ => at = (at + 1) & mask,
             }
+            budget = budget.checked_sub(1)?;
         }
         seen[at] = i as u32 + 1;
     }
-    false
+    Some(false)
+}
+
+/// [`has_duplicates`] with std's randomly keyed `HashSet` (keys that
+/// collide under the seeded hash too: not expected, but bounded).
+#[cold]
+fn slow_has_duplicates(entries: &[(Text<'_>, Value<'_>)]) -> bool {
+    let mut keys = std::collections::HashSet::with_capacity(entries.len());
+    !entries.iter().all(|(k, _)| keys.insert(k.as_str()))
 }
 
 /// The duplicate check's hash: the length and up to 16 bytes from both
@@ -605,5 +644,65 @@ impl<'a> std::ops::Index<&str> for Map<'a> {
     /// `key`'s value, or null when there is none (as `Value`'s index).
     fn index(&self, key: &str) -> &Value<'a> {
         self.get(key).unwrap_or(super::NULL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distinct keys that all share the quick hash: one length, the same
+    /// first and last 8 bytes.
+    fn colliding_keys(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("aaaaaaaa{i:08}zzzzzzzz")).collect()
+    }
+
+    fn members(keys: &[String]) -> Vec<(Text<'_>, Value<'_>)> {
+        keys.iter()
+            .map(|k| (Text::from(k.as_str()), Value::Null))
+            .collect()
+    }
+
+    #[test]
+    fn quick_hash_collisions_are_bounded_and_still_answered() {
+        let keys = colliding_keys(2_000);
+        let hash0 = quick_hash(keys[0].as_bytes());
+        assert!(keys.iter().all(|k| quick_hash(k.as_bytes()) == hash0));
+        let entries = members(&keys);
+        let mut seen = Vec::new();
+        // The quick hash gives up within its budget...
+        assert_eq!(probe_for_duplicates(&entries, &mut seen, quick_hash), None);
+        // ...and the check still answers, both ways.
+        assert!(!has_duplicates(&entries, &mut seen));
+        let mut dup = keys.clone();
+        dup.push(keys[1_234].clone());
+        assert!(has_duplicates(&members(&dup), &mut seen));
+    }
+
+    #[test]
+    fn random_keys_stay_on_the_quick_hash() {
+        let keys: Vec<String> = (0..5_000).map(|i| format!("key{i}")).collect();
+        let mut seen = Vec::new();
+        assert_eq!(
+            probe_for_duplicates(&members(&keys), &mut seen, quick_hash),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn hostile_object_parses_as_serde_json_does() {
+        let keys = colliding_keys(3_000);
+        let mut doc = String::from("{");
+        for (i, k) in keys.iter().enumerate() {
+            doc.push_str(&format!("\"{k}\":{i},"));
+        }
+        // One duplicate: the first position, the last value.
+        doc.push_str(&format!("\"{}\":-1}}", keys[7]));
+        let v = Value::from_str(&doc).unwrap();
+        let obj = v.as_object().unwrap();
+        assert_eq!(obj.len(), keys.len());
+        assert_eq!(obj.keys().nth(7), Some(keys[7].as_str()));
+        assert_eq!(obj[keys[7].as_str()], -1);
+        assert_eq!(obj[keys[2_999].as_str()], 2_999);
     }
 }
