@@ -77,6 +77,39 @@ pub(crate) struct MediumFns {
     pub(crate) all: unsafe fn(&mut Vec<u8>, &[u8]),
 }
 
+/// The medium path with block `V` ([`medium_block`]), for the kernel
+/// tables (`kernels!` instantiates it per level, inside that level's
+/// target features).
+///
+/// # Safety
+/// The CPU supports `V`; `src.len() <= 4 * V::W`; the functions are `V`'s
+/// ([`MediumFns`]).
+#[inline(always)]
+pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    again: unsafe fn(&mut Vec<u8>, &[u8]),
+    rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+    all: unsafe fn(&mut Vec<u8>, &[u8]),
+) {
+    // SAFETY: per the contract.
+    unsafe { medium_block::<V, QUOTES>(dst, src, MediumFns { again, rest, all }) }
+}
+
+/// [`escape_tail`] for the kernel tables (as [`medium_entry`]).
+///
+/// # Safety
+/// As [`escape_tail`].
+#[inline(always)]
+pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    start: usize,
+) {
+    // SAFETY: per the contract.
+    unsafe { escape_tail::<V, SPECIAL, QUOTES>(dst, src, start) }
+}
+
 /// Escapes (with `QUOTES`, quotes) an input of at most `4 * V::W` bytes
 /// (and 16 <= `V::W` <= 32). Inputs of up to 32 bytes get here only when
 /// they need escaping (`json::quote`'s inline paths took the clean ones),

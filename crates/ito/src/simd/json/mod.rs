@@ -96,7 +96,7 @@ mod medium;
     ),
     not(miri)
 ))]
-pub(crate) use medium::pair_clean;
+pub(crate) use medium::{medium_entry, medium_tail, pair_clean};
 // The deserializer's and the lazy `json::get`'s whitespace scans.
 pub(crate) mod space;
 pub(crate) use space::SpaceCache;
@@ -1604,83 +1604,6 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     }
 }
 
-/// The medium path with block `V` (`medium::medium_block`), for the
-/// kernel tables; the level's general kernel where there is none (no
-/// vector block in the build, or Miri), though no table calls it there.
-///
-/// # Safety
-/// The CPU supports `V`; `src.len() <= 4 * V::W`; the functions are `V`'s
-/// (`medium::MediumFns`).
-#[inline(always)]
-pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
-    dst: &mut Vec<u8>,
-    src: &[u8],
-    again: unsafe fn(&mut Vec<u8>, &[u8]),
-    rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
-    all: unsafe fn(&mut Vec<u8>, &[u8]),
-) {
-    #[cfg(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    ))]
-    // SAFETY: per the contract.
-    unsafe {
-        medium::medium_block::<V, QUOTES>(dst, src, medium::MediumFns { again, rest, all })
-    }
-    #[cfg(not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )))]
-    {
-        let _ = (again, rest, all);
-        // SAFETY: CPU support per the contract; cannot fail.
-        let _ = unsafe { escape_core::<V, false, QUOTES>(dst, src, false) };
-    }
-}
-
-/// The medium path's escape loop (`medium::escape_tail`), for the kernel
-/// tables; the general loop where there is none.
-///
-/// # Safety
-/// As `medium::escape_tail`.
-#[inline(always)]
-pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
-    dst: &mut Vec<u8>,
-    src: &[u8],
-    start: usize,
-) {
-    #[cfg(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    ))]
-    // SAFETY: per the contract.
-    unsafe {
-        medium::escape_tail::<V, SPECIAL, QUOTES>(dst, src, start)
-    }
-    #[cfg(not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )))]
-    // SAFETY: per the contract; cannot fail.
-    let _ = unsafe { escape_from::<V, false, QUOTES>(dst, src, start, false) };
-}
-
 /// Whether either of two 8-byte words holds a `"`, `\` or control byte
 /// (one SSE2 compare on x86_64, SWAR elsewhere).
 #[inline(always)]
@@ -1699,7 +1622,9 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
     }
 }
 
-/// Portable fallback: no pair fast path.
+/// Builds without the medium path (no vector block, or Miri): no pair
+/// fast path, and the kernel tables' medium entries (which no dispatch
+/// calls there) run the general loop.
 #[cfg(not(all(
     any(
         target_arch = "x86_64",
@@ -1708,10 +1633,50 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
     ),
     not(miri)
 )))]
-#[inline(always)]
-pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
-    false
+mod no_medium {
+    use super::{escape_core, escape_from, Block};
+
+    #[inline(always)]
+    pub(crate) fn pair_clean<const QUOTES: bool>(_dst: &mut Vec<u8>, _b: &[u8]) -> bool {
+        false
+    }
+
+    /// # Safety
+    /// The CPU supports `V`.
+    #[inline(always)]
+    pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
+        dst: &mut Vec<u8>,
+        src: &[u8],
+        _again: unsafe fn(&mut Vec<u8>, &[u8]),
+        _rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+        _all: unsafe fn(&mut Vec<u8>, &[u8]),
+    ) {
+        // SAFETY: CPU support per the contract; cannot fail.
+        let _ = unsafe { escape_core::<V, false, QUOTES>(dst, src, false) };
+    }
+
+    /// # Safety
+    /// The CPU supports `V`; `dst` ends with a verbatim copy of
+    /// `src[..start]` (and the opening quote).
+    #[inline(always)]
+    pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
+        dst: &mut Vec<u8>,
+        src: &[u8],
+        start: usize,
+    ) {
+        // SAFETY: per the contract; cannot fail.
+        let _ = unsafe { escape_from::<V, false, QUOTES>(dst, src, start, false) };
+    }
 }
+#[cfg(not(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    not(miri)
+)))]
+pub(crate) use no_medium::{medium_entry, medium_tail, pair_clean};
 
 /// The first special byte (`"`, `\\`, control) of `body` when it lies in
 /// its first 32 bytes and no byte before it is >= 0x80: the index, else
