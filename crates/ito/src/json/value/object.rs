@@ -689,6 +689,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serde")] // the parser's feature
     #[test]
     fn hostile_object_parses_as_serde_json_does() {
         let keys = colliding_keys(3_000);
