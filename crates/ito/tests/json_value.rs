@@ -131,6 +131,46 @@ fn every_prefix() {
     }
 }
 
+/// The indented-text fast path (`de/read.rs`, `parse_whitespace_indent`):
+/// a newline and 0 to 40 spaces, then each JSON whitespace byte, a token or
+/// a byte that is neither, at every place the loop takes it (after `[`,
+/// `{` and `,`, before `]` and `}`), and every prefix of each document, so
+/// runs end at the slice's end at every length.
+#[test]
+fn indented_runs() {
+    let places = [
+        "[W1]",
+        "[1,W2]",
+        "[1W]",
+        "[W]",
+        "{W\"a\":1}",
+        "{\"a\":1,W\"b\":[]}",
+        "{\"a\":1W}",
+        "{W}",
+        "[1,W{\"a\":[W\"x\"W]W}W]",
+    ];
+    let tails = [
+        "", " ", "\t", "\n", "\r", "\r\n ", "x", "\u{0}", "\u{7f}", "\u{e9}",
+    ];
+    for place in places {
+        for n in 0..=40 {
+            for tail in tails {
+                let run = format!("\n{}{tail}", " ".repeat(n));
+                let doc = place.replace('W', &run);
+                let ok = agree(doc.as_bytes());
+                assert_eq!(
+                    ok,
+                    matches!(tail, "" | " " | "\t" | "\n" | "\r" | "\r\n "),
+                    "{doc:?}"
+                );
+                for end in 0..doc.len() {
+                    agree(&doc.as_bytes()[..end]);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn one_byte_mutations() {
     let bytes = [

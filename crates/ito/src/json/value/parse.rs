@@ -200,7 +200,7 @@ impl<'o> Parser<'o> {
         self.values.reserve(1);
         let mut first = true;
         loop {
-            let peek = match de.parse_whitespace() {
+            let peek = match de.parse_whitespace_indent() {
                 Some(b) => b,
                 None => return Err(de.peek_error(Code::EofWhileParsingList)),
             };
@@ -213,7 +213,7 @@ impl<'o> Parser<'o> {
                     return Err(de.peek_error(Code::ExpectedListCommaOrEnd));
                 }
                 de.eat_char();
-                match de.parse_whitespace() {
+                match de.parse_whitespace_indent() {
                     Some(b']') => return Err(de.peek_error(Code::TrailingComma)),
                     Some(_) => {}
                     None => return Err(de.peek_error(Code::EofWhileParsingValue)),
@@ -245,7 +245,7 @@ impl<'o> Parser<'o> {
         let owners = self.owners;
         // The closed object's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
-        match de.parse_whitespace() {
+        match de.parse_whitespace_indent() {
             Some(b'"') => loop {
                 de.eat_char();
                 let key = match de.parse_short_key() {
@@ -256,11 +256,11 @@ impl<'o> Parser<'o> {
                 self.keys.push(key);
                 de.parse_object_colon()?;
                 self.push::<S>(de)?;
-                match de.parse_whitespace() {
+                match de.parse_whitespace_indent() {
                     Some(b'}') => break,
                     Some(b',') => {
                         de.eat_char();
-                        match de.parse_whitespace() {
+                        match de.parse_whitespace_indent() {
                             Some(b'"') => {}
                             Some(b'}') => return Err(de.peek_error(Code::TrailingComma)),
                             Some(_) => return Err(de.peek_error(Code::KeyMustBeAString)),
