@@ -171,6 +171,36 @@ fn indented_runs() {
     }
 }
 
+/// The loop for arrays of numbers (`value/parse.rs`, `Parser::numbers`):
+/// every text of up to 5 bytes over the bytes it decides on (digits,
+/// signs, `.`, `e`, commas, brackets, a space, a quote) after a `[`, so
+/// each way a number, a comma and what follows can end, or end the input,
+/// is met.
+#[test]
+fn arrays_of_numbers() {
+    let alphabet = b"1-0,]. e[\"";
+    let mut doc = Vec::new();
+    for len in 0..=5u32 {
+        for mut code in 0..alphabet.len().pow(len) {
+            doc.clear();
+            doc.push(b'[');
+            for _ in 0..len {
+                doc.push(alphabet[code % alphabet.len()]);
+                code /= alphabet.len();
+            }
+            agree(&doc);
+        }
+    }
+    for doc in [
+        "[1,-2,3.5e1,-0,1 ,2]",
+        "[[1,2],[3,4],[-5.5,6e-1]]",
+        "[1,2,\"a\",3]",
+        "[1,2,[3]]",
+    ] {
+        assert!(agree(doc.as_bytes()), "{doc}");
+    }
+}
+
 #[test]
 fn one_byte_mutations() {
     let bytes = [

@@ -199,6 +199,10 @@ impl<'o> Parser<'o> {
         // The closed array's slot (a no-op after `push`, which reserved it).
         self.values.reserve(1);
         let mut first = true;
+        if !self.exact && matches!(de.parse_whitespace_indent(), Some(b'0'..=b'9' | b'-')) {
+            self.numbers(de)?;
+            first = false;
+        }
         loop {
             let peek = match de.parse_whitespace_indent() {
                 Some(b) => b,
@@ -231,6 +235,39 @@ impl<'o> Parser<'o> {
         // length at `mark`.
         unsafe { self.put_reserved(Value::Array(Array::from_seq(items))) };
         Ok(())
+    }
+
+    /// Array elements that are numbers written without whitespace
+    /// (canada.json's coordinates: `[-65.61,43.42]`), the cursor at the
+    /// first one's first byte: each is read straight onto the stack, and
+    /// one look at the two bytes after it decides whether another follows,
+    /// instead of the general loop's whitespace, bracket and comma checks
+    /// before each. Stops before the first byte it does not take (a `]`,
+    /// whitespace, or a comma not followed by a number), so the general
+    /// loop goes on from there as if it had read these elements itself.
+    #[inline(always)]
+    fn numbers(&mut self, de: &mut Deserializer<'_>) -> Result<(), Error> {
+        loop {
+            self.values.reserve(1);
+            let v = if de.peek_or_null() == b'-' {
+                de.eat_char();
+                number(de.parse_integer(false)?)
+            } else {
+                number(de.parse_integer(true)?)
+            };
+            let len = self.values.len();
+            // SAFETY: room for one more was reserved above, and nothing
+            // was pushed since.
+            unsafe {
+                self.values.as_mut_ptr().add(len).write(v);
+                self.values.set_len(len + 1);
+            }
+            let i = de.index;
+            match de.input.get(i..i + 2) {
+                Some([b',', b'0'..=b'9' | b'-']) => de.index = i + 1,
+                _ => return Ok(()),
+            }
+        }
     }
 
     /// The cursor is at `{`.
