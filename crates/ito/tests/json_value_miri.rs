@@ -90,6 +90,26 @@ fn every_prefix_is_an_error_like_serde_json() {
     }
 }
 
+/// The inline reads of indented whitespace (16-byte words after a
+/// newline) and of arrays of numbers (two bytes after each number), on
+/// every prefix copied into an allocation of exactly its size, so a read
+/// past the end is one Miri reports.
+#[test]
+fn indented_runs_and_number_arrays_read_in_bounds() {
+    let doc = "{\n  \"a\": [1,-2,3.5],\n                    \"b\": [\n    [4,5]\n  ]\n}";
+    let arena = Arena::new();
+    for end in 0..=doc.len() {
+        let text = doc.as_bytes()[..end].to_vec();
+        let ours = Value::from_slice_in(&arena, &text)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        let theirs = serde_json::from_slice::<serde_json::Value>(&text)
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert_eq!(ours, theirs);
+    }
+}
+
 /// Containers whose children own heap memory, at every nesting the
 /// parser's stack moves: arrays of heap strings and of non-empty arrays,
 /// objects of them. Dropped, grown by a push, a child moved out, made
