@@ -1696,6 +1696,24 @@ pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
         not(miri)
     ))]
     if !ptr::eq(best(), &scalar::SCALAR) {
+        // A build that guarantees AVX2 reads the 32 bytes in one block:
+        // one branch instead of one per 16-byte block, the hottest
+        // instructions of a native build's object loop.
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if body.len() >= 32 {
+            use crate::simd::vector::x86::Avx2;
+            // SAFETY: 32 bytes are in bounds; the build guarantees AVX2.
+            let (m, h) = unsafe {
+                let v = Avx2::load(body.as_ptr());
+                (v.special_mask(), v.high_mask())
+            };
+            // No special byte in 32 bytes, or a byte >= 0x80 at or before
+            // the first one: not ours.
+            if m == 0 || h & (m ^ (m - 1)) != 0 {
+                return None;
+            }
+            return Some(first::<Avx2>(m));
+        }
         // Two blocks: keys of up to 31 bytes.
         let mut at = 0;
         while at + 16 <= body.len() && at < 32 {
@@ -1730,6 +1748,22 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
         // Keep the reference free of vector code.
         // SAFETY: the scalar kernel runs everywhere.
         return unsafe { (k.scan)(body) };
+    }
+    // A build that guarantees AVX2 looks at 32 bytes first.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(miri)))]
+    if body.len() >= 32 {
+        use crate::simd::vector::x86::Avx2;
+        // SAFETY: 32 bytes are in bounds; the build guarantees AVX2.
+        let (m, h) = unsafe {
+            let v = Avx2::load(body.as_ptr());
+            (v.special_mask(), v.high_mask())
+        };
+        if m != 0 {
+            return (first::<Avx2>(m), before_first(h, m) != 0);
+        }
+        // SAFETY: `k` comes from best()/kernels_for (CPU supported).
+        let (i, hi) = unsafe { (k.scan)(&body[32..]) };
+        return (i + 32, hi || h != 0);
     }
     #[cfg(all(
         any(
