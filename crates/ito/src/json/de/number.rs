@@ -221,24 +221,17 @@ impl<'de> Deserializer<'de> {
         if bytes[end] | 0x20 == b'e' {
             return None;
         }
-        // The fraction's digits, then zeros: a byte mask of its first
-        // `frac` bytes over the two words (frac <= 15: the shift is at
-        // most 120).
-        let keep = (1u128 << (8 * frac)) - 1;
-        let (k1, k2) = (keep as u64, (keep >> 64) as u64);
-        let f1 = digit_values(word(n + 1).wrapping_sub(ZEROS) & k1);
-        let f2 = digit_values(word(n + 9).wrapping_sub(ZEROS) & k2);
-        let w = int * 10_000_000_000_000_000 + f1 * 100_000_000 + f2;
-        let f = if self.single_precision {
-            f64::from(float::to_f32(w, -16)?)
+        let w = int * 10_000_000_000_000_000 + fraction16(bytes, n + 1, frac);
+        let bits = if self.single_precision {
+            f64::from(float::to_f32(w, -16)?).to_bits()
         } else {
-            float::to_f64(w, -16)?
+            float::to_f64_bits(w, -16)?
         };
         self.index = i + end;
-        // The sign as a bit: no branch, and the value stays in one
-        // register class.
+        // The sign as a bit: no branch, and the value stays in integer
+        // registers until it is stored.
         Some(ParserNumber::F64(f64::from_bits(
-            f.to_bits() | u64::from(!positive) << 63,
+            bits | u64::from(!positive) << 63,
         )))
     }
 
@@ -525,6 +518,68 @@ fn swar_non_digits(window: &[u8; 24]) -> u32 {
     bits(0) | bits(8) << 8 | bits(16) << 16 | 0xFF00_0000
 }
 
+/// The 16-digit value of the `frac` (1..=15) digits at `window[at..]`
+/// followed by zeros (`at + 16 <= 24`).
+#[inline(always)]
+fn fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        sse2_fraction16(window, at, frac)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        swar_fraction16(window, at, frac)
+    }
+}
+
+/// `0xFF` then `0x00` bytes: 16 bytes from `16 - k` keep the first `k`.
+#[cfg(target_arch = "x86_64")]
+static KEEP: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 0xFF;
+        i += 1;
+    }
+    t
+};
+
+/// [`fraction16`] in one SSE2 register: digit values, the bytes past the
+/// fraction cleared, then pairs (one 16-bit multiply: a lane `a + 256b`
+/// times 2561 is `256(10a + b) + a`), quads and eights by multiply-add.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sse2_fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    use core::arch::x86_64::*;
+    assert!(at + 16 <= 24 && (1..=15).contains(&frac));
+    // SAFETY: 16 readable bytes at `window[at..]` and at `KEEP[16 -
+    // frac..]` (asserted above); SSE2 is part of every x86_64 target.
+    let eights = unsafe {
+        let v = _mm_loadu_si128(window.as_ptr().add(at).cast());
+        let keep = _mm_loadu_si128(KEEP.as_ptr().add(16 - frac).cast());
+        let t = _mm_and_si128(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), keep);
+        let pairs = _mm_srli_epi16(_mm_mullo_epi16(t, _mm_set1_epi16(2561)), 8);
+        let quads = _mm_madd_epi16(pairs, _mm_set1_epi32(100 | 1 << 16));
+        let quads = _mm_packs_epi32(quads, quads);
+        let eights = _mm_madd_epi16(quads, _mm_set1_epi32(10_000 | 1 << 16));
+        _mm_cvtsi128_si64(eights) as u64
+    };
+    (eights & 0xFFFF_FFFF) * 100_000_000 + (eights >> 32)
+}
+
+/// [`fraction16`] from two words: digit values, a byte mask of the
+/// first `frac` over both (the shift is at most 120), eight at a time.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
+#[inline(always)]
+fn swar_fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    let word = |at: usize| u64::from_le_bytes(window[at..at + 8].try_into().unwrap());
+    let keep = (1u128 << (8 * frac)) - 1;
+    let (k1, k2) = (keep as u64, (keep >> 64) as u64);
+    let f1 = digit_values(word(at).wrapping_sub(ZEROS) & k1);
+    let f2 = digit_values(word(at + 8).wrapping_sub(ZEROS) & k2);
+    f1 * 100_000_000 + f2
+}
+
 /// The value of eight digit values (0..=9 each, first digit in the lowest
 /// byte).
 #[inline(always)]
@@ -615,6 +670,84 @@ mod tests {
                     bytes[pos] = b;
                     let want = bytes.iter().take_while(|c| c.is_ascii_digit()).count();
                     assert_eq!(leading_digits(u64::from_le_bytes(bytes)), want, "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    /// The window mask, both ways (SSE2 and SWAR), against a byte-by-byte
+    /// reference: every byte value at every position of the window, after
+    /// digits and before each kind of byte.
+    #[test]
+    fn window_non_digits_every_byte_everywhere() {
+        let reference = |w: &[u8; 24]| {
+            w.iter()
+                .enumerate()
+                .filter(|(_, b)| !b.is_ascii_digit())
+                .fold(0xFF00_0000u32, |m, (k, _)| m | 1 << k)
+        };
+        for pos in 0..24 {
+            for b in 0..=255u8 {
+                for after in [b'0', b'9', b'.', 0x00, 0x2f, 0x3a, 0x80, 0xb0, 0xff] {
+                    let mut w = [after; 24];
+                    for (k, d) in w[..pos].iter_mut().enumerate() {
+                        *d = b'0' + (k % 10) as u8;
+                    }
+                    w[pos] = b;
+                    let want = reference(&w);
+                    assert_eq!(swar_non_digits(&w), want, "swar {w:?}");
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(sse2_non_digits(&w), want, "sse2 {w:?}");
+                    assert_eq!(window_non_digits(&w), want, "{w:?}");
+                }
+            }
+        }
+    }
+
+    /// The fraction's value, both ways, against a digit-by-digit
+    /// reference: every count of digits at every place it can start,
+    /// followed by digits, a non-digit or bytes above 0x80.
+    #[test]
+    fn fraction16_every_count_everywhere() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for at in 0..=8 {
+            for frac in 1..=15 {
+                for round in 0..40 {
+                    let mut w = [0u8; 24];
+                    for b in w.iter_mut() {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        *b = match round % 4 {
+                            0 => b'0' + (seed % 10) as u8,
+                            1 => b'9',
+                            2 => seed as u8,
+                            _ => b'0',
+                        };
+                    }
+                    for d in &mut w[at..at + frac] {
+                        if !d.is_ascii_digit() {
+                            *d = b'0' + *d % 10;
+                        }
+                    }
+                    let want = w[at..at + 16]
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |acc, (k, &d)| {
+                            acc * 10 + if k < frac { (d - b'0') as u64 } else { 0 }
+                        });
+                    assert_eq!(
+                        swar_fraction16(&w, at, frac),
+                        want,
+                        "swar {w:?} {at} {frac}"
+                    );
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(
+                        sse2_fraction16(&w, at, frac),
+                        want,
+                        "sse2 {w:?} {at} {frac}"
+                    );
+                    assert_eq!(fraction16(&w, at, frac), want, "{w:?} {at} {frac}");
                 }
             }
         }
