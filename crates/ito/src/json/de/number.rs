@@ -3,9 +3,14 @@
 //!
 //! The shapes most documents use (integers of up to 7 digits; 1 to 3
 //! integer and 1 to 15 fraction digits, no exponent) are read first from
-//! three words at the cursor with no branch per digit
+//! a 24-byte window at the cursor with no branch per digit
 //! (`parse_number_words`), when 24 bytes are left; everything else, and
-//! every error, goes the general way below, from the number's start.
+//! every error, goes the general way below, from the number's start. On
+//! x86_64 the window's digit mask and the fraction's 16 digits are each
+//! one SSE2 register (part of every x86_64 CPU, so no dispatch); other
+//! targets, and Miri, use the SWAR forms, which the unit tests check
+//! against the same references. No wider vectors: the window is 24
+//! bytes, and a build for a newer CPU gains nothing from them here.
 //!
 //! Integers stay integers while they fit a `u64` (serde_json's rule:
 //! non-negative up to `u64::MAX`, negative down to `i64::MIN`, `-0` a
