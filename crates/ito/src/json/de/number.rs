@@ -485,6 +485,8 @@ fn window_non_digits(window: &[u8; 24]) -> u32 {
 /// SSE2): two compares, one mask per load, the second shifted over the
 /// first (their 8 shared bytes agree).
 #[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
 #[inline(always)]
 fn sse2_non_digits(window: &[u8; 24]) -> u32 {
     use core::arch::x86_64::*;
@@ -539,6 +541,8 @@ fn fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
 
 /// `0xFF` then `0x00` bytes: 16 bytes from `16 - k` keep the first `k`.
 #[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
 static KEEP: [u8; 32] = {
     let mut t = [0u8; 32];
     let mut i = 0;
@@ -553,6 +557,8 @@ static KEEP: [u8; 32] = {
 /// fraction cleared, then pairs (one 16-bit multiply: a lane `a + 256b`
 /// times 2561 is `256(10a + b) + a`), quads and eights by multiply-add.
 #[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
 #[inline(always)]
 fn sse2_fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
     use core::arch::x86_64::*;
