@@ -254,3 +254,61 @@ fn add_decimals(a: &str, b: &str) -> String {
     let s = String::from_utf8(out).unwrap();
     s.trim_start_matches('0').to_string()
 }
+
+/// Every count of integer (1–4) and fraction (0–20) digits, at every
+/// distance from the end of the input (0–26 bytes after the number): the
+/// word path's 24-byte window and the digit runs read eight at a time,
+/// on both sides of each limit.
+#[test]
+fn every_digit_count_at_every_offset_from_the_end() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for int_len in 1..=4 {
+        for frac_len in 0..=20 {
+            let int = rng.digits(int_len, true);
+            let frac = rng.digits(frac_len, false);
+            for pad in 0..=26 {
+                for text in [format!("{int}.{frac}"), format!("-{int}.{frac}")] {
+                    let doc = format!("{text}{}", " ".repeat(pad));
+                    check_doc(&doc, &text, true);
+                }
+            }
+        }
+    }
+}
+
+mod props {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+        /// The shapes of the word path (and around it), against
+        /// `str::parse` for `f64` and `f32`, bit for bit, alone and in an
+        /// array, at any distance from the end.
+        #[test]
+        fn decimals_against_str_parse(
+            neg in any::<bool>(),
+            int in "[1-9][0-9]{0,3}|0",
+            frac in "[0-9]{1,19}",
+            pad in 0usize..30,
+        ) {
+            let text = format!("{}{int}.{frac}", if neg { "-" } else { "" });
+            let doc = format!("{text}{}", " ".repeat(pad));
+            let want: f64 = text.parse().unwrap();
+            let ours: f64 = ito::json::from_str(&doc).unwrap();
+            prop_assert_eq!(ours.to_bits(), want.to_bits(), "{}", doc);
+            let want32: f32 = text.parse().unwrap();
+            let ours32: f32 = ito::json::from_str(&doc).unwrap();
+            prop_assert_eq!(ours32.to_bits(), want32.to_bits(), "{}", doc);
+            let array = format!("[{text}{},1]", " ".repeat(pad));
+            let ours: Vec<f64> = ito::json::from_str(&array).unwrap();
+            prop_assert_eq!(ours[0].to_bits(), want.to_bits(), "{}", array);
+            let value = ito::json::Value::from_slice(doc.as_bytes()).unwrap();
+            let n = match value {
+                ito::json::Value::Number(n) => n.as_f64().unwrap(),
+                _ => unreachable!(),
+            };
+            prop_assert_eq!(n.to_bits(), want.to_bits(), "{}", doc);
+        }
+    }
+}

@@ -80,6 +80,16 @@ pub(super) fn to_f64(w: u64, q: i64) -> Option<f64> {
     eisel_lemire::<F64>(w, q).map(f64::from_bits)
 }
 
+/// The bits of `w × 10^q` correctly rounded, by Eisel-Lemire alone (no
+/// Clinger step: correct for every `w`, and for a caller whose exponent is
+/// a constant it folds to one multiply and a few shifts, all in integer
+/// registers), or `None` when the caller must fall back to an exact parse.
+/// `w` must be exact.
+#[inline(always)]
+pub(super) fn to_f64_bits(w: u64, q: i64) -> Option<u64> {
+    eisel_lemire::<F64>(w, q)
+}
+
 /// `w × 10^q` correctly rounded to `f32` (round half to even), or `None`
 /// when the caller must fall back to an exact parse. `w` must be exact.
 #[inline(always)]
@@ -248,6 +258,28 @@ mod tests {
             (225_179_981_368_524_825, -2),
         ] {
             check(w, q);
+        }
+    }
+
+    /// The word path's conversion, `W × 10^-16` by Eisel-Lemire alone
+    /// (`to_f64_bits`), for significands of every length, the small ones
+    /// that Clinger's step would otherwise take included, and zero.
+    #[test]
+    fn constant_exponent_without_clinger() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        for digits in 1..=19u32 {
+            for _ in 0..2_000 {
+                let w = rng(&mut seed) % 10u64.pow(digits);
+                let want = core_parse(w, -16);
+                assert_eq!(to_f64_bits(w, -16), Some(want.to_bits()), "{w}e-16");
+            }
+        }
+        for w in [0, 1, 5, 1 << 53, (1 << 53) + 1, 9_999_999_999_999_999_999] {
+            assert_eq!(
+                to_f64_bits(w, -16),
+                Some(core_parse(w, -16).to_bits()),
+                "{w}e-16"
+            );
         }
     }
 

@@ -3,9 +3,14 @@
 //!
 //! The shapes most documents use (integers of up to 7 digits; 1 to 3
 //! integer and 1 to 15 fraction digits, no exponent) are read first from
-//! three words at the cursor with no branch per digit
+//! a 24-byte window at the cursor with no branch per digit
 //! (`parse_number_words`), when 24 bytes are left; everything else, and
-//! every error, goes the general way below, from the number's start.
+//! every error, goes the general way below, from the number's start. On
+//! x86_64 the window's digit mask and the fraction's 16 digits are each
+//! one SSE2 register (part of every x86_64 CPU, so no dispatch); other
+//! targets, and Miri, use the SWAR forms, which the unit tests check
+//! against the same references. No wider vectors: the window is 24
+//! bytes, and a build for a newer CPU gains nothing from them here.
 //!
 //! Integers stay integers while they fit a `u64` (serde_json's rule:
 //! non-negative up to `u64::MAX`, negative down to `i64::MIN`, `-0` a
@@ -161,39 +166,44 @@ impl<'de> Deserializer<'de> {
         })
     }
 
-    /// The two shapes most numbers have, read from three words at the
+    /// The two shapes most numbers have, read from a 24-byte window at the
     /// cursor with no branch per digit: an integer of 1 to 7 digits, and a
-    /// number of 1 to 3 integer digits and 1 to 15 fraction digits with no
+    /// number of 1 to 3 integer and 1 to 15 fraction digits with no
     /// exponent (canada.json's coordinates, `-65.613616999999977`). `None`
     /// for any other shape, for every error, and when fewer than 24 bytes
-    /// are left (the words are read only inside the input): the general
+    /// are left (the window is read only inside the input): the general
     /// path then reads the number from the start.
     ///
     /// ```text
-    /// w0 = input[i..i+8]          n = leading digits (1..=7)
-    /// integer:  w0's n digits     (the byte after them is not . e E)
-    /// fraction: w1 = input[i+n+1..+8], w2 = the next 8 (counted only when
-    ///           w1 is all digits); W = int·10^16 + w1·10^8 + w2, the
-    ///           digits after the fraction's end read as zeros
-    /// value:    W × 10^-16        (W < 10^19: exact; one Eisel-Lemire
-    ///                              entry whose exponent is a constant)
+    /// nd  = one bit per window byte that is not a digit (window_non_digits)
+    /// n   = the first set bit: the integer's digits (1..=7)
+    /// int = w0's n digits           (the byte at n is not . e E)
+    /// end = the second set bit: the fraction is bytes n+1..end (1..=15)
+    /// W   = int·10^16 + w1·10^8 + w2, w1 and w2 the fraction's two words
+    ///       with the bytes from `end` on read as zeros
+    /// value = W × 10^-16            (W < 10^19: exact; one Eisel-Lemire
+    ///                                entry whose exponent is a constant)
     /// ```
+    ///
+    /// Both positions come from the one mask of the whole window, so where
+    /// the number ends does not wait for a second load at an offset that
+    /// depends on the integer's length: the next value's parse starts
+    /// sooner.
     #[inline(always)]
     fn parse_number_words(&mut self, positive: bool) -> Option<ParserNumber> {
-        const ZEROS: u64 = 0x3030_3030_3030_3030;
         let i = self.index;
         let bytes: &[u8; 24] = self.input.get(i..i.wrapping_add(24))?.try_into().ok()?;
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-        let w0 = word(0);
-        let n = leading_digits(w0);
+        let nd = window_non_digits(bytes);
+        let n = nd.trailing_zeros() as usize;
         // Not a number, 8 digits or more, or a leading zero (an error).
-        if n == 0 || n == 8 || (bytes[0] == b'0' && n > 1) {
+        if n == 0 || n >= 8 || (bytes[0] == b'0' && n > 1) {
             return None;
         }
-        // The n digits as the last of eight, the first 8 - n being '0'
+        // The n digits as the last of eight, the first 8 - n being zero
         // (the shift is 8 to 56).
         let shift = 8 * (8 - n) as u32;
-        let int = eight_digits(w0 << shift | ZEROS >> (64 - shift));
+        let int = digit_values((word(0).wrapping_sub(ZEROS)) << shift);
         let after = bytes[n];
         if after != b'.' {
             if after | 0x20 == b'e' {
@@ -205,31 +215,29 @@ impl<'de> Deserializer<'de> {
         if n > 3 {
             return None;
         }
-        let (w1, w2) = (word(n + 1), word(n + 9));
-        let m1 = non_digits(w1);
-        // w2's digits count only after eight in w1: else every byte of it
-        // is marked as a non-digit.
-        let m2 = non_digits(w2) | (NON_DIGIT & ((m1 != 0) as u64).wrapping_neg());
-        let frac = (m1.trailing_zeros() / 8 + m2.trailing_zeros() / 8) as usize;
+        // The second non-digit: the fraction's end (24 when the window
+        // has none: too long here).
+        let end = (nd & (nd - 1)).trailing_zeros() as usize;
+        let frac = end - n - 1;
         // No fraction digit (an error), or 16 and perhaps more.
-        if frac == 0 || frac == 16 {
+        if frac == 0 || frac > 15 {
             return None;
         }
-        let end = n + 1 + frac;
         if bytes[end] | 0x20 == b'e' {
             return None;
         }
-        let (k1, k2) = (digits_kept(m1), digits_kept(m2));
-        let f1 = eight_digits(w1 & k1 | ZEROS & !k1);
-        let f2 = eight_digits(w2 & k2 | ZEROS & !k2);
-        let w = int * 10_000_000_000_000_000 + f1 * 100_000_000 + f2;
-        let f = if self.single_precision {
-            f64::from(float::to_f32(w, -16)?)
+        let w = int * 10_000_000_000_000_000 + fraction16(bytes, n + 1, frac);
+        let bits = if self.single_precision {
+            f64::from(float::to_f32(w, -16)?).to_bits()
         } else {
-            float::to_f64(w, -16)?
+            float::to_f64_bits(w, -16)?
         };
         self.index = i + end;
-        Some(ParserNumber::F64(if positive { f } else { -f }))
+        // The sign as a bit: no branch, and the value stays in integer
+        // registers until it is stored.
+        Some(ParserNumber::F64(f64::from_bits(
+            bits | u64::from(!positive) << 63,
+        )))
     }
 
     /// Checks the rest of a float (more integer digits, fraction,
@@ -449,20 +457,145 @@ fn non_digits(word: u64) -> u64 {
     (t.wrapping_add(0x76 * ONES) | t) & NON_DIGIT
 }
 
-/// The bytes before the first non-digit marked in `mask` (a
-/// [`non_digits`] result), all ones; every byte when none is marked.
-#[inline(always)]
-fn digits_kept(mask: u64) -> u64 {
-    // The lowest mark is bit 8k + 7: 1 << 8k, less one, keeps k bytes
-    // (no mark: 0 - 1, all of them).
-    ((mask & mask.wrapping_neg()) >> 7).wrapping_sub(1)
-}
-
 /// The value of eight ASCII digits, first digit in the lowest byte.
 #[inline(always)]
 fn eight_digits(word: u64) -> u64 {
+    digit_values(word - ZEROS)
+}
+
+/// `'0'` in every byte of a word.
+const ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// One bit per byte of `window`, set where the byte is not an ASCII digit
+/// (bit k for byte k), and bits 24 to 31 set, so that the first and the
+/// second set bit always exist.
+#[inline(always)]
+fn window_non_digits(window: &[u8; 24]) -> u32 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        sse2_non_digits(window)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        swar_non_digits(window)
+    }
+}
+
+/// [`window_non_digits`] with two 16-byte SSE2 loads (every x86_64 CPU has
+/// SSE2): two compares, one mask per load, the second shifted over the
+/// first (their 8 shared bytes agree).
+#[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
+#[inline(always)]
+fn sse2_non_digits(window: &[u8; 24]) -> u32 {
+    use core::arch::x86_64::*;
+    // SAFETY: `window` is 24 readable bytes, 0..16 and 8..24; SSE2 is
+    // part of every x86_64 target.
+    unsafe {
+        let digits = |v: __m128i| {
+            // Signed compares: bytes from 0x80 are negative, below '0'.
+            let ge0 = _mm_cmpgt_epi8(v, _mm_set1_epi8(b'0' as i8 - 1));
+            let le9 = _mm_cmpgt_epi8(_mm_set1_epi8(b'9' as i8 + 1), v);
+            _mm_movemask_epi8(_mm_and_si128(ge0, le9)) as u32
+        };
+        let p = window.as_ptr();
+        let lo = digits(_mm_loadu_si128(p.cast()));
+        let hi = digits(_mm_loadu_si128(p.add(8).cast()));
+        !(lo | hi << 8)
+    }
+}
+
+/// [`window_non_digits`] from three words: an exact per-byte test (no
+/// carry crosses a byte), each word's eight top bits gathered by one
+/// multiply.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
+#[inline(always)]
+fn swar_non_digits(window: &[u8; 24]) -> u32 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let bits = |at: usize| {
+        let w = u64::from_le_bytes(window[at..at + 8].try_into().unwrap());
+        // t is 0..=9 in a digit's byte; (t & 0x7F) + 0x76 stays within its
+        // byte and reaches 0x80 exactly when t & 0x7F >= 10.
+        let t = w ^ ZEROS;
+        let top = ((t & LOW7).wrapping_add(0x76 * (u64::MAX / 255)) | t) & NON_DIGIT;
+        // Byte k's top bit to bit 56 + k (no two products overlap).
+        ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    };
+    bits(0) | bits(8) << 8 | bits(16) << 16 | 0xFF00_0000
+}
+
+/// The 16-digit value of the `frac` (1..=15) digits at `window[at..]`
+/// followed by zeros (`at + 16 <= 24`).
+#[inline(always)]
+fn fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        sse2_fraction16(window, at, frac)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        swar_fraction16(window, at, frac)
+    }
+}
+
+/// `0xFF` then `0x00` bytes: 16 bytes from `16 - k` keep the first `k`.
+#[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
+static KEEP: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 0xFF;
+        i += 1;
+    }
+    t
+};
+
+/// [`fraction16`] in one SSE2 register: digit values, the bytes past the
+/// fraction cleared, then pairs (one 16-bit multiply: a lane `a + 256b`
+/// times 2561 is `256(10a + b) + a`), quads and eights by multiply-add.
+#[cfg(target_arch = "x86_64")]
+// Under Miri only the unit tests use it (the SWAR form reads).
+#[cfg_attr(miri, allow(dead_code))]
+#[inline(always)]
+fn sse2_fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    use core::arch::x86_64::*;
+    assert!(at + 16 <= 24 && (1..=15).contains(&frac));
+    // SAFETY: 16 readable bytes at `window[at..]` and at `KEEP[16 -
+    // frac..]` (asserted above); SSE2 is part of every x86_64 target.
+    let eights = unsafe {
+        let v = _mm_loadu_si128(window.as_ptr().add(at).cast());
+        let keep = _mm_loadu_si128(KEEP.as_ptr().add(16 - frac).cast());
+        let t = _mm_and_si128(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), keep);
+        let pairs = _mm_srli_epi16(_mm_mullo_epi16(t, _mm_set1_epi16(2561)), 8);
+        let quads = _mm_madd_epi16(pairs, _mm_set1_epi32(100 | 1 << 16));
+        let quads = _mm_packs_epi32(quads, quads);
+        let eights = _mm_madd_epi16(quads, _mm_set1_epi32(10_000 | 1 << 16));
+        _mm_cvtsi128_si64(eights) as u64
+    };
+    (eights & 0xFFFF_FFFF) * 100_000_000 + (eights >> 32)
+}
+
+/// [`fraction16`] from two words: digit values, a byte mask of the
+/// first `frac` over both (the shift is at most 120), eight at a time.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), allow(dead_code))]
+#[inline(always)]
+fn swar_fraction16(window: &[u8; 24], at: usize, frac: usize) -> u64 {
+    let word = |at: usize| u64::from_le_bytes(window[at..at + 8].try_into().unwrap());
+    let keep = (1u128 << (8 * frac)) - 1;
+    let (k1, k2) = (keep as u64, (keep >> 64) as u64);
+    let f1 = digit_values(word(at).wrapping_sub(ZEROS) & k1);
+    let f2 = digit_values(word(at + 8).wrapping_sub(ZEROS) & k2);
+    f1 * 100_000_000 + f2
+}
+
+/// The value of eight digit values (0..=9 each, first digit in the lowest
+/// byte).
+#[inline(always)]
+fn digit_values(v: u64) -> u64 {
     const MASK: u64 = 0x0000_00FF_0000_00FF;
-    let v = word - 0x3030_3030_3030_3030;
     // Pairs, then quads, then the eight, by multiply-and-shift.
     let v = v.wrapping_mul(10).wrapping_add(v >> 8);
     let lo = (v & MASK).wrapping_mul(100 + (1_000_000 << 32));
@@ -548,6 +681,84 @@ mod tests {
                     bytes[pos] = b;
                     let want = bytes.iter().take_while(|c| c.is_ascii_digit()).count();
                     assert_eq!(leading_digits(u64::from_le_bytes(bytes)), want, "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    /// The window mask, both ways (SSE2 and SWAR), against a byte-by-byte
+    /// reference: every byte value at every position of the window, after
+    /// digits and before each kind of byte.
+    #[test]
+    fn window_non_digits_every_byte_everywhere() {
+        let reference = |w: &[u8; 24]| {
+            w.iter()
+                .enumerate()
+                .filter(|(_, b)| !b.is_ascii_digit())
+                .fold(0xFF00_0000u32, |m, (k, _)| m | 1 << k)
+        };
+        for pos in 0..24 {
+            for b in 0..=255u8 {
+                for after in [b'0', b'9', b'.', 0x00, 0x2f, 0x3a, 0x80, 0xb0, 0xff] {
+                    let mut w = [after; 24];
+                    for (k, d) in w[..pos].iter_mut().enumerate() {
+                        *d = b'0' + (k % 10) as u8;
+                    }
+                    w[pos] = b;
+                    let want = reference(&w);
+                    assert_eq!(swar_non_digits(&w), want, "swar {w:?}");
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(sse2_non_digits(&w), want, "sse2 {w:?}");
+                    assert_eq!(window_non_digits(&w), want, "{w:?}");
+                }
+            }
+        }
+    }
+
+    /// The fraction's value, both ways, against a digit-by-digit
+    /// reference: every count of digits at every place it can start,
+    /// followed by digits, a non-digit or bytes above 0x80.
+    #[test]
+    fn fraction16_every_count_everywhere() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for at in 0..=8 {
+            for frac in 1..=15 {
+                for round in 0..40 {
+                    let mut w = [0u8; 24];
+                    for b in w.iter_mut() {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        *b = match round % 4 {
+                            0 => b'0' + (seed % 10) as u8,
+                            1 => b'9',
+                            2 => seed as u8,
+                            _ => b'0',
+                        };
+                    }
+                    for d in &mut w[at..at + frac] {
+                        if !d.is_ascii_digit() {
+                            *d = b'0' + *d % 10;
+                        }
+                    }
+                    let want = w[at..at + 16]
+                        .iter()
+                        .enumerate()
+                        .fold(0u64, |acc, (k, &d)| {
+                            acc * 10 + if k < frac { (d - b'0') as u64 } else { 0 }
+                        });
+                    assert_eq!(
+                        swar_fraction16(&w, at, frac),
+                        want,
+                        "swar {w:?} {at} {frac}"
+                    );
+                    #[cfg(target_arch = "x86_64")]
+                    assert_eq!(
+                        sse2_fraction16(&w, at, frac),
+                        want,
+                        "sse2 {w:?} {at} {frac}"
+                    );
+                    assert_eq!(fraction16(&w, at, frac), want, "{w:?} {at} {frac}");
                 }
             }
         }
