@@ -45,6 +45,8 @@
 use std::fmt;
 
 pub(crate) mod class;
+#[cfg(all(target_arch = "x86_64", feature = "serde"))]
+pub(crate) mod digits;
 pub(crate) mod dispatch;
 pub(crate) mod escape;
 pub(crate) mod facts;
