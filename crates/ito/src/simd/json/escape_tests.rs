@@ -4,7 +4,8 @@
 //! scalar reference. Inputs end at a `PROT_NONE` guard page, so a read past
 //! the end faults; outputs start in vectors of several capacities (empty,
 //! exactly full, with a prefix, with room for everything), so both the
-//! growth paths and the no-growth fast paths run.
+//! growth paths and the no-growth fast paths run. Each level's medium
+//! path (`quote_medium`, `escape_medium`) runs on the lengths it takes.
 
 use super::{escape_reference, kernels_for, Kernels};
 use crate::simd::guard::Guarded;
@@ -57,6 +58,28 @@ fn check(tables: &[(Kernel, &'static Kernels)], input: &[u8], what: &str) {
             unsafe { (t.quote)(&mut got, input) };
             assert_eq!(&got[..base.len()], &base[..], "{k} quote {what}: prefix");
             assert_eq!(&got[base.len()..], &want_quoted[..], "{k} quote {what}");
+            if t.medium_max == 0 || input.len() > t.medium_max {
+                continue;
+            }
+            // The level's medium path, which a portable build runs for
+            // such lengths only at that level (`ITO_KERNEL`).
+            let mut got = fresh();
+            // SAFETY: as above; the length is within the level's bound.
+            unsafe { (t.escape_medium)(&mut got, input) };
+            assert_eq!(&got[base.len()..], &want[..], "{k} escape_medium {what}");
+            let mut got = fresh();
+            // SAFETY: as above.
+            unsafe { (t.quote_medium)(&mut got, input) };
+            assert_eq!(
+                &got[..base.len()],
+                &base[..],
+                "{k} quote_medium {what}: prefix"
+            );
+            assert_eq!(
+                &got[base.len()..],
+                &want_quoted[..],
+                "{k} quote_medium {what}"
+            );
         }
     }
 }

@@ -14,12 +14,11 @@ use super::{first, Block, ESCAPES};
 /// for a medium input with few escapes: one reservation for the worst
 /// case up front, then per escape its table entry and one block copied
 /// and checked from the byte after it; the last partial block is checked
-/// by a reload of the input's last `W` bytes and copied in overlapping
-/// words. With `SPECIAL`, `b[start]` needs an escape (its block is not
+/// and copied by [`Block::copy_tail`]. With `SPECIAL`, `b[start]` needs an escape (its block is not
 /// checked again).
 ///
 /// # Safety
-/// The CPU supports `V`; `b.len() >= V::W`; `start < b.len()` with
+/// The CPU supports `V`; `b.len() >= V::TAIL_READ`; `start < b.len()` with
 /// `SPECIAL`, else `start <= b.len()`; `dst` ends with a verbatim copy of
 /// `b[..start]` (and, with `QUOTES`, the opening quote before it); with
 /// `SPECIAL`, `b[start]` is `"`, `\` or below 0x20.
@@ -30,13 +29,13 @@ pub(super) unsafe fn escape_blocks<V: Block, const SPECIAL: bool, const QUOTES: 
     start: usize,
 ) {
     let n = b.len();
-    debug_assert!(n >= V::W && start <= n);
+    debug_assert!(n >= V::TAIL_READ && start <= n);
     // Each byte takes at most 6 output bytes; an escape entry is stored
     // as 8 bytes and a block as W, so W + 8 of slack covers every store.
     dst.reserve(6 * (n - start) + QUOTES as usize + V::W + 8);
     let sp = b.as_ptr();
-    // SAFETY: every load lies in b (s + W <= n, or the last W bytes, n >=
-    // W); every store starts at d, which never passes the reserved room
+    // SAFETY: every load lies in b (s + W <= n, or the tail's reads, n >=
+    // TAIL_READ); every store starts at d, which never passes the reserved room
     // minus W + 8 (d advances by at most 6 per consumed byte), and is at
     // most max(W, 8) bytes long; only written bytes are committed.
     unsafe {
@@ -62,12 +61,83 @@ pub(super) unsafe fn escape_blocks<V: Block, const SPECIAL: bool, const QUOTES: 
     }
 }
 
+/// Escapes (with `QUOTES`, then the closing quote) an input of `W..=2W`
+/// bytes whose whole special mask `m` is known (non-zero, one bit per
+/// byte), onto `dst`, which ends with the opening quote and a verbatim copy
+/// of the bytes before the first escape. Every escape's place is known up
+/// front, so no block is checked again: per escape, its table entry, then
+/// all the input after it copied to the output (two overlapping blocks,
+/// or [`Block::copy_tail`] for less than `W` bytes), which the next
+/// escape's entry overwrites from its place on. The output position is the
+/// only value carried from one escape to the next, and the table loads do
+/// not wait for it.
+///
+/// # Safety
+/// The CPU supports `V`; `V::STRIDE == 1`; `W <= b.len() <= 2W`; `m` is
+/// the special mask of `b` (bits above `b.len()` clear) and non-zero;
+/// `dst` ends with the opening quote (with `QUOTES`) and
+/// `b[..m.trailing_zeros()]`.
+// Only the medium path (`medium.rs`) uses it, built for vector targets.
+#[cfg_attr(
+    not(all(
+        any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        not(miri)
+    )),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(super) unsafe fn escape_known<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    b: &[u8],
+    mut m: u64,
+) {
+    let n = b.len();
+    debug_assert!(V::STRIDE == 1 && (V::W..=2 * V::W).contains(&n) && m != 0);
+    let mut j = m.trailing_zeros() as usize;
+    // As in `escape_blocks`: 6 output bytes per input byte at most, and W
+    // + 8 of slack for the widest store.
+    dst.reserve(6 * (n - j) + QUOTES as usize + V::W + 8);
+    let sp = b.as_ptr();
+    // SAFETY: j < n (a bit of m); every load lies in b (at p with p + W <=
+    // n, at n - W >= 0, or the tail's reads, n >= W >= TAIL_READ); d
+    // advances by at most 6 per consumed byte, and every store from d
+    // spans the rem bytes still to copy (rem of room) or at most W + 8
+    // bytes (the slack); only written bytes are committed.
+    unsafe {
+        let base = dst.as_mut_ptr();
+        let mut d = base.add(dst.len());
+        loop {
+            let e = ESCAPES[*sp.add(j) as usize];
+            ptr::write_unaligned(d as *mut [u8; 8], e.to_le_bytes());
+            d = d.add((e >> 56) as usize);
+            m &= m - 1;
+            let p = j + 1;
+            let rem = n - p;
+            if rem >= V::W {
+                V::load(sp.add(p)).store(d);
+                V::load(sp.add(n - V::W)).store(d.add(rem - V::W));
+            } else if rem > 0 {
+                V::copy_tail(sp.add(n), rem, d);
+            }
+            if m == 0 {
+                return finish::<QUOTES>(dst, base, d.add(rem));
+            }
+            j = m.trailing_zeros() as usize;
+            d = d.add(j - p);
+        }
+    }
+}
+
 /// Copies `src[*s..]` verbatim to `*d` up to the next byte that needs an
 /// escape, advancing both: `true` with `*s` at that byte, `false` at the
 /// end of the input.
 ///
 /// # Safety
-/// As [`escape_blocks`]: `n >= W`, `*s <= n`, room for `6 * (n - *s) + W +
+/// As [`escape_blocks`]: `n >= V::TAIL_READ`, `*s <= n`, room for `6 * (n - *s) + W +
 /// 8` bytes at `*d`.
 #[inline(always)]
 unsafe fn next_special<V: Block>(sp: *const u8, n: usize, s: &mut usize, d: &mut *mut u8) -> bool {
@@ -90,9 +160,7 @@ unsafe fn next_special<V: Block>(sp: *const u8, n: usize, s: &mut usize, d: &mut
         if rem == 0 {
             return false;
         }
-        let shift = V::W - rem;
-        let m = V::load(sp.add(n - V::W)).special_mask() >> (shift as u32 * V::STRIDE);
-        copy_short(sp.add(*s), *d, rem);
+        let m = V::copy_tail(sp.add(n), rem, *d);
         if m == 0 {
             *d = d.add(rem);
             return false;

@@ -12,7 +12,7 @@
 //!   level's block (SSE2, AVX2, NEON, `simd128`), since the full kernel's
 //!   entry costs more than the copy on such inputs.
 
-use super::few::escape_blocks;
+use super::few::{escape_blocks, escape_known};
 use super::{best, escape_from, escape_medium, Base16, Block};
 use crate::simd::vector::Vector;
 
@@ -70,9 +70,9 @@ unsafe fn medium_base_again<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 pub(crate) struct MediumFns {
     /// The whole medium path again, after making room.
     pub(crate) again: unsafe fn(&mut Vec<u8>, &[u8]),
-    /// [`escape_tail`] from the first escape (`b[start]`, known special),
-    /// with the output holding the opening quote and `b[..start]`.
-    pub(crate) rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+    /// [`medium_known`]: the escapes flagged in a mask of `b`, with the
+    /// output holding the opening quote and the bytes before the first.
+    pub(crate) rest: unsafe fn(&mut Vec<u8>, &[u8], u128),
     /// The opening quote, then all of `b` through [`escape_tail`].
     pub(crate) all: unsafe fn(&mut Vec<u8>, &[u8]),
 }
@@ -89,11 +89,37 @@ pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
     again: unsafe fn(&mut Vec<u8>, &[u8]),
-    rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+    rest: unsafe fn(&mut Vec<u8>, &[u8], u128),
     all: unsafe fn(&mut Vec<u8>, &[u8]),
 ) {
     // SAFETY: per the contract.
     unsafe { medium_block::<V, QUOTES>(dst, src, MediumFns { again, rest, all }) }
+}
+
+/// The escapes of a medium input from a mask of it, for the kernel tables
+/// (as [`medium_entry`]): blocks of one bit per byte take the whole mask
+/// ([`escape_known`]); others (NEON's four bits per byte) get only the
+/// first escape's bit and go on through [`escape_tail`] from there.
+///
+/// # Safety
+/// The CPU supports `V`; `32 < src.len() <= 4 * V::W`; `m` non-zero, the
+/// special mask of `src` when `V::STRIDE == 1`, else only the first
+/// escape's bit; `dst` ends with the opening quote (with `QUOTES`) and
+/// the bytes before the first escape.
+#[inline(always)]
+pub(crate) unsafe fn medium_known<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    m: u128,
+) {
+    // SAFETY: per the contract (src.len() > 32 >= TAIL_READ).
+    unsafe {
+        if V::STRIDE == 1 && src.len() <= 2 * V::W {
+            escape_known::<V, QUOTES>(dst, src, m as u64)
+        } else {
+            escape_tail::<V, true, QUOTES>(dst, src, m.trailing_zeros() as usize)
+        }
+    }
 }
 
 /// [`escape_tail`] for the kernel tables (as [`medium_entry`]).
@@ -152,24 +178,25 @@ pub(crate) unsafe fn medium_block<V: Block, const QUOTES: bool>(
                 }
                 dst.set_len(dst.len() + n + 2 * q);
             }
-            Some(i) => {
-                dst.set_len(dst.len() + q + i);
-                (fns.rest)(dst, b, i);
+            Some(m) => {
+                dst.set_len(dst.len() + q + m.trailing_zeros() as usize);
+                (fns.rest)(dst, b, m);
             }
         }
     }
 }
 
-/// Copies `n` bytes (33..=`4 * V::W`) from `src` to `o` and returns the
-/// index of the first byte needing an escape, if any: two overlapping
-/// blocks up to `2 * V::W` bytes, else four, with one positional mask per
-/// half (branch-free on x86).
+/// Copies `n` bytes (33..=`4 * V::W`) from `src` to `o` and returns,
+/// if any byte needs an escape, a mask of them for [`medium_known`]: the
+/// whole positional mask with one bit per byte (`V::STRIDE == 1`), else
+/// the first escape's bit alone. Two overlapping blocks up to `2 * V::W`
+/// bytes, else four (branch-free on x86).
 ///
 /// # Safety
 /// `src..src + n` readable, `o..o + n` writable, `32 < n <= 4 * V::W`,
 /// `16 <= V::W <= 32`; the CPU supports `V`.
 #[inline(always)]
-unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option<usize> {
+unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option<u128> {
     let w = V::W;
     debug_assert!(n > 32 && n <= 4 * w);
     // SAFETY: w < n: the loads and stores at 0 and n - w lie within [0,
@@ -184,12 +211,12 @@ unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option
             if V::STRIDE == 1 {
                 // w <= 32: the shifted mask fits in 64 bits.
                 let m = ma | mz << (n - w);
-                return (m != 0).then(|| m.trailing_zeros() as usize);
+                return (m != 0).then_some(m as u128);
             }
             return if ma != 0 {
-                Some(super::first::<V>(ma))
+                Some(1 << super::first::<V>(ma))
             } else {
-                (mz != 0).then(|| n - w + super::first::<V>(mz))
+                (mz != 0).then(|| 1 << (n - w + super::first::<V>(mz)))
             };
         }
         let (b, y) = (V::load(src.add(w)), V::load(src.add(n - 2 * w)));
@@ -203,27 +230,30 @@ unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option
         );
         if V::STRIDE == 1 {
             // The first 2w bytes, then the last 2w, as two 64-bit words (a
-            // 128-bit positional mask measured slower: its shifts take
-            // registers and a frame).
+            // 128-bit positional mask of the four measured slower: its
+            // shifts take registers and a frame), joined only when one is
+            // non-zero.
             let (head, tail) = (ma | mb << w, my | mz << w);
-            if head != 0 {
-                return Some(head.trailing_zeros() as usize);
+            if head | tail == 0 {
+                return None;
             }
-            return (tail != 0).then(|| n - 2 * w + tail.trailing_zeros() as usize);
+            return Some(head as u128 | (tail as u128) << (n - 2 * w));
         }
         // Masks of several bits per byte (NEON): the first flagged block.
         if ma | mb | my | mz == 0 {
             return None;
         }
-        Some(if ma != 0 {
-            super::first::<V>(ma)
-        } else if mb != 0 {
-            w + super::first::<V>(mb)
-        } else if my != 0 {
-            n - 2 * w + super::first::<V>(my)
-        } else {
-            n - w + super::first::<V>(mz)
-        })
+        Some(
+            1 << if ma != 0 {
+                super::first::<V>(ma)
+            } else if mb != 0 {
+                w + super::first::<V>(mb)
+            } else if my != 0 {
+                n - 2 * w + super::first::<V>(my)
+            } else {
+                n - w + super::first::<V>(mz)
+            },
+        )
     }
 }
 
@@ -249,16 +279,16 @@ unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     unsafe { escape_tail::<MediumBlock, false, QUOTES>(dst, b, 0) };
 }
 
-/// The rest of an inline medium escape from its first escape at `start`
+/// The rest of an inline medium escape from the escapes flagged in `m`
 /// (out of line: the clean path above keeps few registers).
 #[inline(never)]
-unsafe fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], start: usize) {
+unsafe fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], m: u128) {
     // SAFETY: the build's block; per [`MediumFns::rest`].
-    unsafe { escape_tail::<MediumBlock, true, QUOTES>(dst, b, start) }
+    unsafe { medium_known::<MediumBlock, QUOTES>(dst, b, m) }
 }
 
-/// Escapes `b[start..]`: inputs at least one `V` block long through
-/// [`escape_blocks`], shorter ones of at least 16 bytes through it with the
+/// Escapes `b[start..]`: inputs of at least `V::TAIL_READ` bytes (a block,
+/// or 16 bytes for AVX2) through [`escape_blocks`], shorter ones of at least 16 bytes through it with the
 /// baseline block, the rest through the general loop. With `SPECIAL`,
 /// `b[start]` is known to need an escape.
 ///
@@ -273,7 +303,7 @@ pub(crate) unsafe fn escape_tail<V: Block, const SPECIAL: bool, const QUOTES: bo
 ) {
     // SAFETY: per the contract; the baseline block needs no detection.
     unsafe {
-        if V::W > Base16::W && b.len() >= V::W {
+        if V::W > Base16::W && b.len() >= V::TAIL_READ {
             return escape_blocks::<V, SPECIAL, QUOTES>(dst, b, start);
         }
         if b.len() >= Base16::W {
@@ -315,13 +345,17 @@ pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> boo
     true
 }
 
-/// Inline fast path for clean inputs of 33..=64 bytes where the build
+/// Inline fast path for inputs of 33..=64 bytes where the build
 /// guarantees AVX2: two overlapping 32-byte blocks, stored into spare
-/// capacity and committed only if clean. `false` (nothing committed)
-/// otherwise.
+/// capacity after the opening quote. Clean: committed whole (`true`). With
+/// an escape: the opening quote and the verbatim bytes before the first
+/// escape are committed and the escape loop goes on from there (`true`),
+/// so the blocks are not checked a second time by the medium path.
+/// `false` (nothing committed) when the input is longer or `dst` lacks
+/// room.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-pub(crate) fn pair32_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
+pub(crate) fn pair32<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     use crate::simd::vector::x86::Avx2;
     let (n, q) = (b.len(), QUOTES as usize);
     if n > 64 || dst.capacity() - dst.len() < n + 2 * q {
@@ -329,18 +363,24 @@ pub(crate) fn pair32_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> b
     }
     // SAFETY: 32 < n <= 64 (callers pass n > 32), so both loads are in
     // bounds; the room checked holds both stores and the quotes; the build
-    // guarantees AVX2.
+    // guarantees AVX2; what is committed was written (the quote and the
+    // bytes before the first escape).
     unsafe {
         let o = dst.as_mut_ptr().add(dst.len());
         let a = Avx2::load(b.as_ptr());
         let z = Avx2::load(b.as_ptr().add(n - 32));
         a.store(o.add(q));
         z.store(o.add(q + n - 32));
-        if a.special_mask() | z.special_mask() != 0 {
-            return false;
-        }
         if QUOTES {
             *o = b'"';
+        }
+        let m = a.special_mask() | z.special_mask() << (n - 32);
+        if m != 0 {
+            dst.set_len(dst.len() + q + m.trailing_zeros() as usize);
+            escape_rest::<QUOTES>(dst, b, m as u128);
+            return true;
+        }
+        if QUOTES {
             *o.add(q + n) = b'"';
         }
         dst.set_len(dst.len() + n + 2 * q);

@@ -96,7 +96,7 @@ mod medium;
     ),
     not(miri)
 ))]
-pub(crate) use medium::{medium_entry, medium_tail, pair_clean};
+pub(crate) use medium::{medium_entry, medium_known, medium_tail, pair_clean};
 // The deserializer's and the lazy `json::get`'s whitespace scans.
 pub(crate) mod space;
 pub(crate) use space::SpaceCache;
@@ -175,6 +175,29 @@ pub(crate) trait Block: Vector {
     #[inline(always)]
     unsafe fn escape_whole<const QUOTES: bool>(_dst: &mut Vec<u8>, _src: &[u8]) -> bool {
         false
+    }
+    /// How many input bytes [`Block::copy_tail`] reads before the end:
+    /// by default the last block's `W` (it reloads that block).
+    const TAIL_READ: usize = Self::W;
+    /// The tail of the escape loop for few escapes (`few.rs`): copies the
+    /// last `rem` input bytes before `end` (`1 <= rem < W`) to `d` and
+    /// returns their mask (lowest byte first). By default the mask comes
+    /// from a reload of the last `W` bytes and the copy is
+    /// [`copy_short`]'s overlapping words.
+    ///
+    /// # Safety
+    /// The CPU must support the kernel; `end - TAIL_READ..end` readable;
+    /// `d` writable for `W` bytes.
+    #[inline(always)]
+    unsafe fn copy_tail(end: *const u8, rem: usize, d: *mut u8) -> u64 {
+        // SAFETY: the reload is the TAIL_READ = W bytes before `end`; the
+        // copy writes rem < W bytes at d.
+        unsafe {
+            let shift = (Self::W - rem) as u32 * Self::STRIDE;
+            let m = Self::load(end.sub(Self::W)).special_mask() >> shift;
+            copy_short(end.sub(rem), d, rem);
+            m
+        }
     }
     /// Lanes `0..from` of `keep` followed by lanes `from..W` of `v`
     /// (`from < W`). Only used by blocks with `OVERLAP_TAIL`.
@@ -1301,8 +1324,8 @@ macro_rules! kernels {
                 // SAFETY: per the caller; the functions are this level's.
                 unsafe { $crate::simd::json::medium_entry::<$block, false>(dst, src, escape_medium, medium_rest::<false>, medium_all::<false>) }
             }
-            /// The medium path's escape loop from its first escape, out
-            /// of line. (A `#[target_feature]` function's
+            /// The medium path's escape loop from the escapes flagged in
+            /// `m` (`medium::MediumFns::rest`), out of line. (A `#[target_feature]` function's
             /// `#[inline(never)]` is not kept: measured inlined into its
             /// caller, frame and all. This wrapper has no features, so
             /// the body below cannot be inlined into it either.)
@@ -1310,16 +1333,16 @@ macro_rules! kernels {
             /// # Safety
             /// CPU support; as `medium::MediumFns::rest`.
             #[inline(never)]
-            unsafe fn medium_rest<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], start: usize) {
+            unsafe fn medium_rest<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], m: u128) {
                 // SAFETY: per the caller.
-                unsafe { medium_rest_body::<QUOTES>(dst, src, start) }
+                unsafe { medium_rest_body::<QUOTES>(dst, src, m) }
             }
             /// # Safety
             /// As [`medium_rest`].
             $(#[target_feature(enable = $feature)])*
-            unsafe fn medium_rest_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], start: usize) {
+            unsafe fn medium_rest_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], m: u128) {
                 // SAFETY: per the caller.
-                unsafe { $crate::simd::json::medium_tail::<$block, true, QUOTES>(dst, src, start) }
+                unsafe { $crate::simd::json::medium_known::<$block, QUOTES>(dst, src, m) }
             }
             /// The opening quote, then all of `src` through the escape
             /// loop, out of line (as [`medium_rest`]).
@@ -1572,7 +1595,7 @@ pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
             target_feature = "avx2",
             not(target_feature = "avx512bw")
         ))]
-        if b.len() > 32 && medium::pair32_clean::<QUOTES>(dst, b) {
+        if b.len() > 32 && medium::pair32::<QUOTES>(dst, b) {
             return;
         }
         if dispatch::BUILD_KERNEL != Some(Kernel::Avx512) && b.len() <= medium::BUILD_MEDIUM {
@@ -1648,11 +1671,26 @@ mod no_medium {
         dst: &mut Vec<u8>,
         src: &[u8],
         _again: unsafe fn(&mut Vec<u8>, &[u8]),
-        _rest: unsafe fn(&mut Vec<u8>, &[u8], usize),
+        _rest: unsafe fn(&mut Vec<u8>, &[u8], u128),
         _all: unsafe fn(&mut Vec<u8>, &[u8]),
     ) {
         // SAFETY: CPU support per the contract; cannot fail.
         let _ = unsafe { escape_core::<V, false, QUOTES>(dst, src, false) };
+    }
+
+    /// # Safety
+    /// The CPU supports `V`; `dst` ends with the opening quote and the
+    /// bytes of `src` before the lowest bit of `m`.
+    #[inline(always)]
+    pub(crate) unsafe fn medium_known<V: Block, const QUOTES: bool>(
+        dst: &mut Vec<u8>,
+        src: &[u8],
+        m: u128,
+    ) {
+        // SAFETY: per the contract; cannot fail.
+        let _ = unsafe {
+            escape_from::<V, false, QUOTES>(dst, src, m.trailing_zeros() as usize, false)
+        };
     }
 
     /// # Safety
@@ -1676,7 +1714,7 @@ mod no_medium {
     ),
     not(miri)
 )))]
-pub(crate) use no_medium::{medium_entry, medium_tail, pair_clean};
+pub(crate) use no_medium::{medium_entry, medium_known, medium_tail, pair_clean};
 
 /// The first special byte (`"`, `\\`, control) of `body` when it lies in
 /// its first 32 bytes and no byte before it is >= 0x80: the index, else

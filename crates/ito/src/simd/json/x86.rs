@@ -56,6 +56,38 @@ impl Block for Avx2 {
     /// 33..=64 bytes in four 16-byte blocks 1.2× (bench/RESULTS.md,
     /// 2026-11-29 12:30–13:30).
     const MEDIUM_BLOCKS: bool = true;
+    /// Two 16-byte loads: inputs of 16..=31 bytes take this tail too.
+    const TAIL_READ: usize = 32;
+
+    /// The last `rem` (1..=31) bytes without a branch on `rem`: the last 16
+    /// input bytes `h`, and 16 bytes `l` from the tail's start (or, for
+    /// `rem < 16`, `h` again, moved down by one byte shuffle so that its
+    /// lane 0 is the tail's first byte). `h` is stored so that it ends at
+    /// the tail's end (at `d` when `rem < 16`), then `l` at `d`, which
+    /// overwrites whatever `h` put before the tail. The masks are placed
+    /// in a 32-byte frame ending at `end` and shifted down to the tail's
+    /// start. (The default, `copy_short`, branches on `rem` in four ways,
+    /// each mispredicted on strings of random lengths.)
+    #[inline(always)]
+    unsafe fn copy_tail(end: *const u8, rem: usize, d: *mut u8) -> u64 {
+        debug_assert!((1..32).contains(&rem));
+        // Bytes of the 32-byte frame ending at `end` before the tail, and
+        // the frame offset of `l` (the tail's start, at most 16).
+        let (k, lo) = (32 - rem, (32 - rem).min(16));
+        // SAFETY: both loads lie in the 16 bytes before `end` or start at
+        // the tail (rem >= 16): within TAIL_READ = 16 bytes, or the tail;
+        // the index load lies in SHIFT_DOWN (k - lo <= 15); both stores
+        // lie in [d, d + max(rem, 16)) <= W bytes; AVX2 (so SSSE3) per the
+        // caller.
+        unsafe {
+            let h = _mm_loadu_si128(end.sub(16) as *const __m128i);
+            let l = _mm_loadu_si128(end.sub(32 - lo) as *const __m128i);
+            let idx = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(k - lo) as *const __m128i);
+            _mm_storeu_si128(d.add(rem.max(16) - 16) as *mut __m128i, h);
+            _mm_storeu_si128(d as *mut __m128i, _mm_shuffle_epi8(l, idx));
+            Avx2::load(end.sub(32)).special_mask() >> k
+        }
+    }
 
     #[inline(always)]
     unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
@@ -67,6 +99,18 @@ impl Block for Avx2 {
         }
     }
 }
+
+/// `SHIFT_DOWN[k..][..16]`, as a byte shuffle's indices, moves lanes
+/// `k..16` down to `0..16 - k` and zeroes the rest (0x80).
+static SHIFT_DOWN: [u8; 32] = {
+    let mut t = [0x80u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 impl Block for Avx512 {
     const OVERLAP_TAIL: bool = true;
