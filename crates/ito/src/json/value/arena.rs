@@ -233,7 +233,7 @@ impl Arena {
         // leaves the cursor aligned.
         const {
             assert!(std::mem::align_of::<T>() <= ALIGN);
-            assert!(std::mem::size_of::<T>() > 0 && std::mem::size_of::<T>() % ALIGN == 0);
+            assert!(std::mem::size_of::<T>() > 0 && std::mem::size_of::<T>().is_multiple_of(ALIGN));
         };
         let size = std::mem::size_of::<T>();
         if self.left.get() / size < min {
