@@ -201,6 +201,49 @@ fn arrays_of_numbers() {
     }
 }
 
+/// Arrays of numbers are written straight into the arena's free room
+/// (`value/parse.rs`, `numbers_in`) and leave it for the parser's stack
+/// when they outgrow it or meet anything but a number: arrays of 0–12
+/// numbers, ended every way (`]`, whitespace, a string, an array, a
+/// number after a space, the input), after siblings that fill the room
+/// first, in arenas whose first block ends at every element count
+/// around them, agree with the heap parse and with serde_json.
+#[test]
+fn number_arrays_around_the_end_of_the_arena_room() {
+    let ends = ["]", " ]", ",\"x\"]", ",[1]]", ", 5]", ",-6,7]", ""];
+    let mut docs = Vec::new();
+    for len in 0..=12usize {
+        let numbers: Vec<String> = (0..len).map(|i| format!("{}", i as i64 - 3)).collect();
+        for end in ends {
+            let inner = format!("[{}{end}", numbers.join(","));
+            docs.push(inner.clone());
+            for before in 0..=4 {
+                let siblings = vec!["[1.5,2]"; before].join(",");
+                let comma = if before == 0 { "" } else { "," };
+                docs.push(format!("[{siblings}{comma}{inner}]"));
+            }
+        }
+    }
+    for doc in &docs {
+        let heap = Value::from_slice(doc.as_bytes());
+        if agree(doc.as_bytes()) {
+            assert!(heap.is_ok());
+        }
+        for values in 0..=14 {
+            let arena = Arena::with_capacity(values * 32);
+            let ours = Value::from_slice_in(&arena, doc.as_bytes());
+            match (&ours, &heap) {
+                (Ok(a), Ok(h)) => {
+                    assert_eq!(a, h, "{doc} in a block of {values} values");
+                    assert_eq!(a.to_vec(), h.to_vec(), "{doc}");
+                }
+                (Err(a), Err(h)) => assert_eq!(a.to_string(), h.to_string(), "{doc}"),
+                _ => panic!("{doc} in a block of {values} values: {ours:?} against {heap:?}"),
+            }
+        }
+    }
+}
+
 #[test]
 fn one_byte_mutations() {
     let bytes = [

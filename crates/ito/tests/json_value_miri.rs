@@ -110,6 +110,20 @@ fn indented_runs_and_number_arrays_read_in_bounds() {
     }
 }
 
+/// Arrays of numbers written straight into the arena's free room, closed
+/// there, or moved to the parser's stack when they outgrow it (blocks of
+/// 0–5 values) or meet a string: the room never written past its end,
+/// and the arrays moved to the stack dropped with no leak.
+#[test]
+fn number_arrays_in_the_arena_room() {
+    let doc = r#"[[1,2],[3,4,5],[6,"x"],[-7,8,9,10,11,12],[13, 14]]"#;
+    for values in 0..=5 {
+        let arena = Arena::with_capacity(values * 32);
+        let v = Value::from_str_in(&arena, doc).unwrap();
+        same(&v, doc);
+    }
+}
+
 /// Containers whose children own heap memory, at every nesting the
 /// parser's stack moves: arrays of heap strings and of non-empty arrays,
 /// objects of them. Dropped, grown by a push, a child moved out, made

@@ -217,6 +217,55 @@ impl Arena {
         at.cast()
     }
 
+    /// The free room of the current block, as space for `T`s, without
+    /// taking it (a new block first when fewer than `min` fit): where the
+    /// parser writes an array of numbers in place, so that it needs no
+    /// copy from its scratch stack. Nothing else may allocate from the
+    /// arena until [`take`](Self::take) (or until the room is abandoned).
+    ///
+    /// # Panics
+    ///
+    /// As [`alloc`](Self::alloc).
+    #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
+    pub(super) fn room<T>(&self, min: usize) -> (NonNull<T>, usize) {
+        // A whole number of `ALIGN` units per `T`: whatever `take` takes
+        // leaves the cursor aligned.
+        const {
+            assert!(std::mem::align_of::<T>() <= ALIGN);
+            assert!(std::mem::size_of::<T>() > 0 && std::mem::size_of::<T>().is_multiple_of(ALIGN));
+        };
+        let size = std::mem::size_of::<T>();
+        if self.left.get() / size < min {
+            let bytes = min
+                .checked_mul(size)
+                .and_then(|b| b.checked_next_multiple_of(ALIGN))
+                .expect("arena allocation size overflows");
+            self.open(bytes, false);
+        }
+        // The cursor is `ALIGN`-aligned (see `alloc`), so aligned for `T`.
+        (self.cursor.get().cast(), self.left.get() / size)
+    }
+
+    /// Takes the first `n` `T`s of the room [`room`](Self::room) returned,
+    /// as [`alloc`](Self::alloc) would have.
+    ///
+    /// # Safety
+    ///
+    /// `n` is at most the count `room` returned, and nothing was taken
+    /// from the arena since.
+    #[inline(always)]
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
+    pub(super) unsafe fn take<T>(&self, n: usize) {
+        // `n * size_of::<T>() <= left` (the caller's promise): no overflow,
+        // and a multiple of `ALIGN` (`room`'s assertion on `T`).
+        let bytes = n * std::mem::size_of::<T>();
+        debug_assert!(bytes <= self.left.get());
+        // SAFETY: `bytes <= left`: `cursor + bytes` stays in the block.
+        self.cursor.set(unsafe { self.cursor.get().add(bytes) });
+        self.left.set(self.left.get() - bytes);
+    }
+
     /// The list of lookup indexes that its objects hand over.
     #[inline(always)]
     #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
