@@ -117,17 +117,7 @@ impl<T: KernelTable> Dispatch<T> {
     /// `None` before the first detection. Lets a hot path leave detection
     /// to a cold tail call of its own (so it needs no frame to come back
     /// to), then call [`Dispatch::get`] there.
-    #[cfg_attr(
-        not(all(
-            any(
-                target_arch = "x86_64",
-                target_arch = "aarch64",
-                all(target_arch = "wasm32", target_feature = "simd128")
-            ),
-            not(miri)
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn chosen(&'static self) -> Option<&'static T> {
         if let Some(k) = BUILD_KERNEL {

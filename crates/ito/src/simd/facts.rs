@@ -550,17 +550,7 @@ unsafe fn scan_blocks<V: FactsVector>(src: *const u8, len: usize) -> u8 {
 /// The CPU supports `V`; `W <= len <= 4W`; `src` readable and `dst`
 /// writable for `len` bytes, not overlapping.
 // Unused without a baseline vector (wasm32, Miri).
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 #[inline(always)]
 unsafe fn copy_short<V: FactsVector>(src: *const u8, len: usize, dst: *mut u8) -> u8 {
     let w = V::W;

@@ -78,17 +78,7 @@ pub(super) unsafe fn escape_blocks<V: Block, const SPECIAL: bool, const QUOTES: 
 /// `dst` ends with the opening quote (with `QUOTES`) and
 /// `b[..m.trailing_zeros()]`.
 // Only the medium path (`medium.rs`) uses it, built for vector targets.
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 #[inline(always)]
 pub(super) unsafe fn escape_known<V: Block, const QUOTES: bool>(
     dst: &mut Vec<u8>,

@@ -79,23 +79,9 @@ use crate::Kernel;
 pub(crate) mod bytes;
 mod few;
 pub(crate) use few::copy_short;
-#[cfg(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-))]
+#[cfg(all(vector_target, not(miri)))]
 mod medium;
-#[cfg(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-))]
+#[cfg(all(vector_target, not(miri)))]
 pub(crate) use medium::{medium_entry, medium_known, medium_tail, pair_clean};
 // The deserializer's and the lazy `json::get`'s whitespace scans.
 pub(crate) mod space;
@@ -219,17 +205,7 @@ pub(crate) trait Block: Vector {
 
 /// `SPLICE_MASK[64 - from..][..W]`: 0x00 in lanes below `from`, 0xFF
 /// from there on (for the vector `splice` implementations).
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 pub(crate) static SPLICE_MASK: [u8; 128] = {
     let mut m = [0u8; 128];
     let mut i = 64;
@@ -540,17 +516,7 @@ pub(crate) unsafe fn escape_core<V: Block, const VALIDATE: bool, const QUOTES: b
 ///
 /// # Safety
 /// As [`escape_core`]; `start <= src.len()`.
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 #[inline(always)]
 unsafe fn escape_from<V: Block, const VALIDATE: bool, const QUOTES: bool>(
     dst: &mut Vec<u8>,
@@ -1247,17 +1213,7 @@ pub(crate) struct Kernels {
     /// Inputs up to this long run [`Kernels::quote_medium`] /
     /// [`Kernels::escape_medium`] in a portable build (0: none do); see
     /// [`Block::MEDIUM_BLOCKS`].
-    #[cfg_attr(
-        not(all(
-            any(
-                target_arch = "x86_64",
-                target_arch = "aarch64",
-                all(target_arch = "wasm32", target_feature = "simd128")
-            ),
-            not(miri)
-        )),
-        allow(dead_code)
-    )]
+    #[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
     pub(crate) medium_max: usize,
     /// The medium path with this level's block, quoting.
     #[allow(dead_code)] // as `medium_max`
@@ -1476,23 +1432,9 @@ type Base16 = crate::simd::vector::simd128::Simd128;
 /// The block [`unescape_bytes`] uses for inputs under 64 bytes, inline and
 /// without dispatch: the baseline 16-byte vector where there is one, SWAR
 /// elsewhere and under Miri.
-#[cfg(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-))]
+#[cfg(all(vector_target, not(miri)))]
 pub(crate) type UnescapeBlock = Base16;
-#[cfg(not(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-)))]
+#[cfg(not(all(vector_target, not(miri))))]
 pub(crate) type UnescapeBlock = crate::simd::vector::swar::Swar;
 
 /// Spare room [`unescape_bytes`] needs after the output start, beyond the
@@ -1551,14 +1493,7 @@ pub(crate) fn unescape_bytes_in_place(buf: &mut [u8]) -> Result<usize, usize> {
 /// [`json::quote`]: crate::json::quote
 #[inline(always)]
 pub(crate) fn escape_medium<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
-    #[cfg(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    ))]
+    #[cfg(all(vector_target, not(miri)))]
     {
         if dispatch::BUILD_KERNEL.is_none() {
             let Some(k) = CHOSEN.chosen() else {
@@ -1648,14 +1583,7 @@ pub(crate) fn special_pair(lo: u64, hi: u64) -> bool {
 /// Builds without the medium path (no vector block, or Miri): no pair
 /// fast path, and the kernel tables' medium entries (which no dispatch
 /// calls there) run the general loop.
-#[cfg(not(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-)))]
+#[cfg(not(all(vector_target, not(miri))))]
 mod no_medium {
     use super::{escape_core, escape_from, Block};
 
@@ -1706,14 +1634,7 @@ mod no_medium {
         let _ = unsafe { escape_from::<V, false, QUOTES>(dst, src, start, false) };
     }
 }
-#[cfg(not(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-)))]
+#[cfg(not(all(vector_target, not(miri))))]
 pub(crate) use no_medium::{medium_entry, medium_known, medium_tail, pair_clean};
 
 /// The first special byte (`"`, `\\`, control) of `body` when it lies in
@@ -1725,14 +1646,7 @@ pub(crate) use no_medium::{medium_entry, medium_known, medium_tail, pair_clean};
 #[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline(always)]
 pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
-    #[cfg(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    ))]
+    #[cfg(all(vector_target, not(miri)))]
     if !ptr::eq(best(), &scalar::SCALAR) {
         // A build that guarantees AVX2 reads the 32 bytes in one block:
         // one branch instead of one per 16-byte block, the hottest
@@ -1777,6 +1691,28 @@ pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
     None
 }
 
+/// [`scan_start`] with its first block `V` in hand: the answer when the
+/// block has a special byte, else the kernel's scan of the rest.
+///
+/// # Safety
+/// The CPU supports `V`; `body.len() >= V::W`; `k` is supported.
+#[cfg(all(vector_target, not(miri)))]
+#[inline(always)]
+unsafe fn scan_after_block<V: Block>(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
+    // SAFETY: `V::W` bytes are in bounds and `V` is supported (the
+    // caller's contract).
+    let (m, h) = unsafe {
+        let v = V::load(body.as_ptr());
+        (v.special_mask(), v.high_mask())
+    };
+    if m != 0 {
+        return (first::<V>(m), before_first(h, m) != 0);
+    }
+    // SAFETY: `k` comes from best()/kernels_for (CPU supported).
+    let (i, hi) = unsafe { (k.scan)(&body[V::W..]) };
+    (i + V::W, hi || h != 0)
+}
+
 /// [`scan_core`] for the start of an `unquote` body: most literals end
 /// within 16 bytes, so look there first with the baseline block (or byte by
 /// byte below 16 bytes) and only dispatch when they do not.
@@ -1790,39 +1726,13 @@ pub(crate) fn scan_start(k: &'static Kernels, body: &[u8]) -> (usize, bool) {
     // A build that guarantees AVX2 looks at 32 bytes first.
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(miri)))]
     if body.len() >= 32 {
-        use crate::simd::vector::x86::Avx2;
         // SAFETY: 32 bytes are in bounds; the build guarantees AVX2.
-        let (m, h) = unsafe {
-            let v = Avx2::load(body.as_ptr());
-            (v.special_mask(), v.high_mask())
-        };
-        if m != 0 {
-            return (first::<Avx2>(m), before_first(h, m) != 0);
-        }
-        // SAFETY: `k` comes from best()/kernels_for (CPU supported).
-        let (i, hi) = unsafe { (k.scan)(&body[32..]) };
-        return (i + 32, hi || h != 0);
+        return unsafe { scan_after_block::<crate::simd::vector::x86::Avx2>(k, body) };
     }
-    #[cfg(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    ))]
+    #[cfg(all(vector_target, not(miri)))]
     if body.len() >= 16 {
         // SAFETY: 16 bytes are in bounds; baseline instructions only.
-        let (m, h) = unsafe {
-            let v = Base16::load(body.as_ptr());
-            (v.special_mask(), v.high_mask())
-        };
-        if m != 0 {
-            return (first::<Base16>(m), before_first(h, m) != 0);
-        }
-        // SAFETY: `k` comes from best()/kernels_for (CPU supported).
-        let (i, hi) = unsafe { (k.scan)(&body[16..]) };
-        return (i + 16, hi || h != 0);
+        return unsafe { scan_after_block::<Base16>(k, body) };
     }
     if body.len() < 16 {
         // One or two SWAR words (the second assembled from the remaining

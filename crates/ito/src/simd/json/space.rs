@@ -30,14 +30,7 @@ type Base = crate::simd::vector::x86::Sse2;
 type Base = crate::simd::vector::neon::Neon;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(miri)))]
 type Base = crate::simd::vector::simd128::Simd128;
-#[cfg(not(all(
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ),
-    not(miri)
-)))]
+#[cfg(not(all(vector_target, not(miri))))]
 type Base = crate::simd::vector::swar::Swar;
 
 #[inline(always)]

@@ -37,17 +37,7 @@ pub(crate) mod x86;
 
 // Without a vector kernel (wasm32 without simd128, Miri) only SWAR and the JSON kernels
 // use the trait; the hex kernels use the rest.
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 /// A vector of `W` bytes and the operations every kernel shares; see the
 /// module docs.
 pub(crate) trait Vector: Copy {
@@ -195,17 +185,7 @@ pub(crate) trait Vector: Copy {
 }
 
 /// Index of the lowest lane flagged in a non-zero [`Vector::bits`] value.
-#[cfg_attr(
-    not(all(
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            all(target_arch = "wasm32", target_feature = "simd128")
-        ),
-        not(miri)
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn first_lane<V: Vector>(bits: u64) -> usize {
     (bits.trailing_zeros() / V::STRIDE) as usize
