@@ -221,7 +221,7 @@ echo "== i686-unknown-linux-gnu: library unit tests, Str, interner and codec tes
 "${i686_env[@]}" cargo test -p ito --all-features --target i686-unknown-linux-gnu --lib \
   --test str_model --test str_alloc --test str_traits --test str_format \
   --test intern_model --test intern_local --test intern_miri \
-  --test json_differential --test json_guard --test json_serde --test json_writer \
+  --test json_differential --test json_guard --test json_serde --test json_writer --test json_value \
   --test nostr_codec --test nostr_events --test hex_kernels
 step_done "i686 step"
 

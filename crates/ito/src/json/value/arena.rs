@@ -229,12 +229,7 @@ impl Arena {
     #[inline(always)]
     #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) fn room<T>(&self, min: usize) -> (NonNull<T>, usize) {
-        // A whole number of `ALIGN` units per `T`: whatever `take` takes
-        // leaves the cursor aligned.
-        const {
-            assert!(std::mem::align_of::<T>() <= ALIGN);
-            assert!(std::mem::size_of::<T>() > 0 && std::mem::size_of::<T>().is_multiple_of(ALIGN));
-        };
+        const { assert!(std::mem::align_of::<T>() <= ALIGN && std::mem::size_of::<T>() > 0) };
         let size = std::mem::size_of::<T>();
         if self.left.get() / size < min {
             let bytes = min
@@ -257,10 +252,14 @@ impl Arena {
     #[inline(always)]
     #[cfg_attr(not(feature = "serde"), allow(dead_code))] // the parser (serde feature) is its user
     pub(super) unsafe fn take<T>(&self, n: usize) {
-        // `n * size_of::<T>() <= left` (the caller's promise): no overflow,
-        // and a multiple of `ALIGN` (`room`'s assertion on `T`).
+        // `n * size_of::<T>() <= left` (the caller's promise): no overflow.
+        // Rounded up to `ALIGN` so that the cursor stays aligned, as
+        // `alloc` does (a `Value` is 32 bytes on 64-bit targets, 20 or 24
+        // on 32-bit ones); at most to the block's end, where `left` is 0
+        // and the next allocation opens a block.
         let bytes = n * std::mem::size_of::<T>();
         debug_assert!(bytes <= self.left.get());
+        let bytes = bytes.next_multiple_of(ALIGN).min(self.left.get());
         // SAFETY: `bytes <= left`: `cursor + bytes` stays in the block.
         self.cursor.set(unsafe { self.cursor.get().add(bytes) });
         self.left.set(self.left.get() - bytes);
