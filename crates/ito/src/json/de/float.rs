@@ -205,6 +205,36 @@ mod tests {
         }
     }
 
+    /// Significands whose rounding carries out of the mantissa (all ones
+    /// down to the rounding bit, or exactly halfway below a power of two,
+    /// which ties to even: up): the value is the power of two, its
+    /// exponent one higher and its fraction zero. Both widths, through
+    /// Eisel-Lemire alone and through the entries with Clinger's step;
+    /// then the same significands scaled, against `core`.
+    #[test]
+    fn rounding_carry_raises_the_exponent() {
+        for k in 25..=63u32 {
+            let power = (1u64 << k) as f64;
+            let f32_carries = [(1u64 << k) - 1, (1u64 << k) - (1 << (k - 25))];
+            let f64_carries = [(1u64 << k) - 1, (1u64 << k) - (1 << k.saturating_sub(54))];
+            for w in f32_carries {
+                assert_eq!(to_f32(w, 0), Some(power as f32), "f32 {w}");
+            }
+            if k >= 54 {
+                for w in f64_carries {
+                    assert_eq!(to_f64_bits(w, 0), Some(power.to_bits()), "{w}");
+                    assert_eq!(to_f64(w, 0), Some(power), "{w}");
+                }
+            }
+            for w in f32_carries.into_iter().chain(f64_carries) {
+                for q in -3..=3 {
+                    check(w, q);
+                    check_f32(w, q);
+                }
+            }
+        }
+    }
+
     /// Small xorshift: repeatable, no dependency.
     fn rng(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
