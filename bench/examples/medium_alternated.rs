@@ -325,9 +325,7 @@ fn run(which: &str) {
             };
             quote_set(
                 &format!("medium, with escapes, {which}"),
-                &pick(&|s| {
-                    (lo..=hi).contains(&s.len()) && ito::json::needs_escape(s.as_bytes())
-                }),
+                &pick(&|s| (lo..=hi).contains(&s.len()) && ito::json::needs_escape(s.as_bytes())),
             )
         }
         "c" => quote_set(
