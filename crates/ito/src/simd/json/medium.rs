@@ -98,30 +98,54 @@ pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
 
 /// The escapes of a medium input from a mask of it, for the kernel tables
 /// (as [`medium_entry`]): blocks of one bit per byte take the whole mask
-/// ([`escape_known`]); others (NEON's four bits per byte) get only the
-/// first escape's bit and go on through [`escape_tail`] from there.
+/// ([`escape_known`] up to two blocks, [`escape_known_wide`] past them);
+/// others (NEON's four bits per byte) get only the first escape's bit and
+/// go on through [`escape_tail`] from there. With 32-byte blocks, inputs
+/// past two blocks go to `wide` ([`medium_known_wide`] out of line):
+/// inlined here, the wide loop's registers gave every 33–64-byte call a
+/// frame (5 % slower on such strings with escapes). With 16-byte blocks
+/// every input here is past two blocks, so the wide loop stays inline.
 ///
 /// # Safety
 /// The CPU supports `V`; `32 < src.len() <= 4 * V::W`; `m` non-zero, the
 /// special mask of `src` when `V::STRIDE == 1`, else only the first
 /// escape's bit; `dst` ends with the opening quote (with `QUOTES`) and
-/// the bytes before the first escape.
+/// the bytes before the first escape; `wide` is [`medium_known_wide`]
+/// with `V` (or anything meeting its contract).
 #[inline(always)]
 pub(crate) unsafe fn medium_known<V: Block, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
     m: u128,
+    wide: unsafe fn(&mut Vec<u8>, &[u8], u128),
 ) {
     // SAFETY: per the contract (src.len() > 32 >= TAIL_READ).
     unsafe {
         if V::STRIDE == 1 && src.len() <= 2 * V::W {
             escape_known::<V, QUOTES>(dst, src, m as u64)
+        } else if V::STRIDE == 1 && V::W > 16 {
+            wide(dst, src, m)
         } else if V::STRIDE == 1 {
-            escape_known_wide::<V, QUOTES>(dst, src, m as u64, (m >> 64) as u64)
+            medium_known_wide::<V, QUOTES>(dst, src, m)
         } else {
             escape_tail::<V, true, QUOTES>(dst, src, m.trailing_zeros() as usize)
         }
     }
+}
+
+/// [`medium_known`] for inputs of more than two blocks of one bit per
+/// byte ([`escape_known_wide`]), for the kernel tables to put out of line.
+///
+/// # Safety
+/// As [`medium_known`]; `V::STRIDE == 1`, `src.len() > 2 * V::W`.
+#[inline(always)]
+pub(crate) unsafe fn medium_known_wide<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    src: &[u8],
+    m: u128,
+) {
+    // SAFETY: per the contract: the whole mask of src, as two words.
+    unsafe { escape_known_wide::<V, QUOTES>(dst, src, m as u64, (m >> 64) as u64) }
 }
 
 /// [`escape_tail`] for the kernel tables (as [`medium_entry`]).
@@ -291,26 +315,20 @@ unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
 /// (out of line: the clean path above keeps few registers).
 #[inline(never)]
 unsafe fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], m: u128) {
-    // SAFETY: the build's block; per [`MediumFns::rest`].
-    unsafe {
-        // Past two blocks, out of line: inlined here, the wide loop's
-        // registers gave every shorter input's call a frame (33–64-byte
-        // strings with escapes measured 5 % slower).
-        if MediumBlock::STRIDE == 1 && b.len() > 2 * MediumBlock::W {
-            return escape_rest_wide::<QUOTES>(dst, b, m);
-        }
-        medium_known::<MediumBlock, QUOTES>(dst, b, m)
-    }
+    // SAFETY: the build's block; per [`MediumFns::rest`]; the wide path is
+    // this block's.
+    unsafe { medium_known::<MediumBlock, QUOTES>(dst, b, m, escape_rest_wide::<QUOTES>) }
 }
 
-/// [`escape_rest`] for inputs of more than two blocks.
+/// [`escape_rest`] for inputs of more than two blocks, out of line (see
+/// [`medium_known`]).
 ///
 /// # Safety
 /// As [`escape_rest`]; `b.len() > 2 * MediumBlock::W`.
 #[inline(never)]
 unsafe fn escape_rest_wide<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], m: u128) {
     // SAFETY: per the contract: the build's block, the whole mask of b.
-    unsafe { escape_known_wide::<MediumBlock, QUOTES>(dst, b, m as u64, (m >> 64) as u64) }
+    unsafe { medium_known_wide::<MediumBlock, QUOTES>(dst, b, m) }
 }
 
 /// Escapes `b[start..]`: inputs of at least `V::TAIL_READ` bytes (a block,
@@ -379,7 +397,12 @@ pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> boo
 /// so the blocks are not checked a second time by the medium path.
 /// `false` (nothing committed) when the input is longer or `dst` lacks
 /// room.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+// Its one caller's cfg: AVX-512 builds take the AVX-512 kernel instead.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    not(target_feature = "avx512bw")
+))]
 #[inline(always)]
 pub(crate) fn pair32<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     use crate::simd::vector::x86::Avx2;
