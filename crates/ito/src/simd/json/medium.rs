@@ -301,14 +301,62 @@ fn grow_then(dst: &mut Vec<u8>, b: &[u8], extra: usize, again: unsafe fn(&mut Ve
 }
 
 /// The opening quote, then all of `b` through the escape loop (out of
-/// line: the inputs that need it are the minority).
+/// line: the inputs that need it are the minority); 16..=32 bytes through
+/// [`escape_pair16`].
 #[inline(never)]
 unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    if Base16::STRIDE == 1 && (16..=32).contains(&b.len()) {
+        // SAFETY: the baseline block, one bit per byte, 16..=32 bytes.
+        return unsafe { escape_pair16::<QUOTES>(dst, b) };
+    }
     if QUOTES {
         dst.push(b'"');
     }
     // SAFETY: the build's block; dst ends with the opening quote.
     unsafe { escape_tail::<MediumBlock, false, QUOTES>(dst, b, 0) };
+}
+
+/// Escapes (with `QUOTES`, quotes) an input of 16..=32 bytes: its whole
+/// special mask from two overlapping baseline blocks, copied to the output
+/// on the way, then [`escape_known`] from the first escape, so no block is
+/// checked twice (the escape loop re-checks a block after each escape).
+///
+/// # Safety
+/// `Base16::STRIDE == 1`; `16 <= b.len() <= 32`.
+#[inline(always)]
+unsafe fn escape_pair16<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    let (n, q) = (b.len(), QUOTES as usize);
+    debug_assert!(Base16::STRIDE == 1 && (16..=32).contains(&n));
+    // The quote and the bytes before the first escape j, then what
+    // `escape_known` reserves after them (6 (n - j) + q + W + 8): at most
+    // 6n + 2q + W + 8 in all, so its own reservation finds the room.
+    dst.reserve(6 * n + 2 * q + Base16::W + 8);
+    // SAFETY: 16 <= n, so both loads lie in b; both stores end within q +
+    // n bytes of the reserved room; the baseline block needs no
+    // detection; only written bytes are committed, and dst then ends with
+    // the quote and b[..j], as `escape_known` requires (16 <= n <= 32,
+    // the whole mask, one bit per byte).
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        if QUOTES {
+            *o = b'"';
+        }
+        let (a, z) = (
+            Base16::load(b.as_ptr()),
+            Base16::load(b.as_ptr().add(n - 16)),
+        );
+        a.store(o.add(q));
+        z.store(o.add(q + n - 16));
+        let m = a.special_mask() | z.special_mask() << (n - 16);
+        if m == 0 {
+            if QUOTES {
+                *o.add(q + n) = b'"';
+            }
+            return dst.set_len(dst.len() + n + 2 * q);
+        }
+        dst.set_len(dst.len() + q + m.trailing_zeros() as usize);
+        escape_known::<Base16, QUOTES>(dst, b, m)
+    }
 }
 
 /// The rest of an inline medium escape from the escapes flagged in `m`
