@@ -148,20 +148,6 @@ pub(crate) unsafe fn medium_known_wide<V: Block, const QUOTES: bool>(
     unsafe { escape_known_wide::<V, QUOTES>(dst, src, m as u64, (m >> 64) as u64) }
 }
 
-/// [`escape_tail`] for the kernel tables (as [`medium_entry`]).
-///
-/// # Safety
-/// As [`escape_tail`].
-#[inline(always)]
-pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
-    dst: &mut Vec<u8>,
-    src: &[u8],
-    start: usize,
-) {
-    // SAFETY: per the contract.
-    unsafe { escape_tail::<V, SPECIAL, QUOTES>(dst, src, start) }
-}
-
 /// Escapes (with `QUOTES`, quotes) an input of at most `4 * V::W` bytes
 /// (and 16 <= `V::W` <= 32). Inputs of up to 32 bytes get here only when
 /// they need escaping (`json::quote`'s inline paths took the clean ones),
@@ -301,10 +287,23 @@ fn grow_then(dst: &mut Vec<u8>, b: &[u8], extra: usize, again: unsafe fn(&mut Ve
 }
 
 /// The opening quote, then all of `b` through the escape loop (out of
-/// line: the inputs that need it are the minority); 16..=32 bytes through
-/// [`escape_pair16`].
+/// line: the inputs that need it are the minority).
 #[inline(never)]
 unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    // SAFETY: the build's block needs no detection.
+    unsafe { medium_all::<MediumBlock, QUOTES>(dst, b) }
+}
+
+/// The opening quote, then all of `b` (at most 32 bytes, which
+/// `json::quote`'s inline paths send here only with an escape) through
+/// the escape loop: 16..=32 bytes through [`escape_pair16`] where the
+/// baseline block has one bit per byte, the rest through [`escape_tail`].
+/// For the kernel tables too (as [`medium_entry`]).
+///
+/// # Safety
+/// The CPU supports `V`; `b.len() <= 32`.
+#[inline(always)]
+pub(crate) unsafe fn medium_all<V: Block, const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     if Base16::STRIDE == 1 && (16..=32).contains(&b.len()) {
         // SAFETY: the baseline block, one bit per byte, 16..=32 bytes.
         return unsafe { escape_pair16::<QUOTES>(dst, b) };
@@ -312,8 +311,8 @@ unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
     if QUOTES {
         dst.push(b'"');
     }
-    // SAFETY: the build's block; dst ends with the opening quote.
-    unsafe { escape_tail::<MediumBlock, false, QUOTES>(dst, b, 0) };
+    // SAFETY: per the contract; dst ends with the opening quote.
+    unsafe { escape_tail::<V, false, QUOTES>(dst, b, 0) };
 }
 
 /// Escapes (with `QUOTES`, quotes) an input of 16..=32 bytes: its whole
