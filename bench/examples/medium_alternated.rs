@@ -9,7 +9,8 @@
 //! - quote (ito, sonic-rs, memcpy + 2 quotes, serde_json), per string:
 //!   `all` (the medium-text set, the default), `s`/`m`/`l` (its strings of
 //!   <= 32 B, 33–64 B, > 64 B), `e` (its strings with escapes), `c` (its
-//!   clean strings), `4k` (one clean 4 KiB string), `corpus` (every string
+//!   clean strings), `es`/`em`/`el` (set `e` split like `s`/`m`/`l`),
+//!   `4k` (one clean 4 KiB string), `corpus` (every string
 //!   of twitter.json + citm_catalog.json), `short` (8–16 B clean), `d25` /
 //!   `d50` (4 KiB with 25 % / 50 % of bytes escaped);
 //! - hex (ito, const-hex, faster-hex), slice API against slice API:
@@ -316,6 +317,17 @@ fn run(which: &str) {
             "medium, with escapes",
             &pick(&|s| ito::json::needs_escape(s.as_bytes())),
         ),
+        "es" | "em" | "el" => {
+            let (lo, hi) = match which {
+                "es" => (0, 32),
+                "em" => (33, 64),
+                _ => (65, usize::MAX),
+            };
+            quote_set(
+                &format!("medium, with escapes, {which}"),
+                &pick(&|s| (lo..=hi).contains(&s.len()) && ito::json::needs_escape(s.as_bytes())),
+            )
+        }
         "c" => quote_set(
             "medium, clean",
             &pick(&|s| !ito::json::needs_escape(s.as_bytes())),

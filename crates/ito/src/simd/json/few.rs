@@ -122,6 +122,108 @@ pub(super) unsafe fn escape_known<V: Block, const QUOTES: bool>(
     }
 }
 
+/// [`escape_known`] for inputs of `2W + 1..=4W` bytes (at most 128), with
+/// the special mask as two words: `lo` for bytes 0..64, `hi` for 64..128.
+/// Each word's escapes are walked in turn (a 128-bit mask in the loop
+/// measured slower: its shifts take registers and a frame); after each
+/// escape, all the input after it is copied (four overlapping blocks, two,
+/// or [`Block::copy_tail`]), which the next escape's entry overwrites.
+///
+/// # Safety
+/// The CPU supports `V`; `V::STRIDE == 1`; `2W < b.len() <= 4W <= 128`;
+/// `lo | hi << 64` is the special mask of `b` and non-zero; `dst` ends
+/// with the opening quote (with `QUOTES`) and the bytes before the first
+/// escape.
+#[cfg_attr(not(all(vector_target, not(miri))), allow(dead_code))]
+#[inline(always)]
+pub(super) unsafe fn escape_known_wide<V: Block, const QUOTES: bool>(
+    dst: &mut Vec<u8>,
+    b: &[u8],
+    lo: u64,
+    hi: u64,
+) {
+    let n = b.len();
+    debug_assert!(V::STRIDE == 1 && n > 2 * V::W && n <= 4 * V::W && n <= 128);
+    debug_assert!(lo | hi != 0);
+    // `at`: the input position the output has reached (bytes before it
+    // are written).
+    let mut at = if lo != 0 {
+        lo.trailing_zeros() as usize
+    } else {
+        64 + hi.trailing_zeros() as usize
+    };
+    // As in `escape_known`.
+    dst.reserve(6 * (n - at) + QUOTES as usize + V::W + 8);
+    // SAFETY: as in `escape_known`: every escape position j < n (a bit of
+    // the mask), loads lie in b (see `copy_rest`), and d advances by at
+    // most 6 per consumed byte within the room reserved; only written
+    // bytes are committed.
+    unsafe {
+        let base = dst.as_mut_ptr();
+        let mut d = base.add(dst.len());
+        word::<V>(b.as_ptr(), n, lo, 0, &mut at, &mut d);
+        word::<V>(b.as_ptr(), n, hi, 64, &mut at, &mut d);
+        finish::<QUOTES>(dst, base, d.add(n - at))
+    }
+}
+
+/// The escapes of one mask word of [`escape_known_wide`] (bit `k` is byte
+/// `off + k`): per escape, the run before it skipped (already copied), its
+/// table entry, then all the input after it copied.
+///
+/// # Safety
+/// As [`escape_known_wide`]; every bit's byte lies at or after `*at`.
+#[inline(always)]
+unsafe fn word<V: Block>(
+    sp: *const u8,
+    n: usize,
+    mut m: u64,
+    off: usize,
+    at: &mut usize,
+    d: &mut *mut u8,
+) {
+    // SAFETY: per the contract.
+    unsafe {
+        while m != 0 {
+            let j = off + m.trailing_zeros() as usize;
+            m &= m - 1;
+            *d = d.add(j - *at);
+            let e = ESCAPES[*sp.add(j) as usize];
+            ptr::write_unaligned(*d as *mut [u8; 8], e.to_le_bytes());
+            *d = d.add((e >> 56) as usize);
+            *at = j + 1;
+            copy_rest::<V>(sp, *at, n, *d);
+        }
+    }
+}
+
+/// Copies `src[p..n]` to `d`: four overlapping blocks past `2W` bytes,
+/// two from `W`, else [`Block::copy_tail`].
+///
+/// # Safety
+/// The CPU supports `V`; `p <= n`, `n >= V::TAIL_READ`, `src..src + n`
+/// readable; `d` writable for `max(n - p, W)` bytes.
+#[inline(always)]
+unsafe fn copy_rest<V: Block>(sp: *const u8, p: usize, n: usize, d: *mut u8) {
+    let (w, rem) = (V::W, n - p);
+    // SAFETY: past 2W, loads at p, p + W, n - 2W and n - W lie in [p, n)
+    // and cover it; from W, those at p and n - W; the stores mirror them
+    // at d; copy_tail reads TAIL_READ bytes before the end.
+    unsafe {
+        if rem > 2 * w {
+            V::load(sp.add(p)).store(d);
+            V::load(sp.add(p + w)).store(d.add(w));
+            V::load(sp.add(n - 2 * w)).store(d.add(rem - 2 * w));
+            V::load(sp.add(n - w)).store(d.add(rem - w));
+        } else if rem >= w {
+            V::load(sp.add(p)).store(d);
+            V::load(sp.add(n - w)).store(d.add(rem - w));
+        } else if rem > 0 {
+            V::copy_tail(sp.add(n), rem, d);
+        }
+    }
+}
+
 /// Copies `src[*s..]` verbatim to `*d` up to the next byte that needs an
 /// escape, advancing both: `true` with `*s` at that byte, `false` at the
 /// end of the input.

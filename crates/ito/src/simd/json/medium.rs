@@ -12,7 +12,7 @@
 //!   level's block (SSE2, AVX2, NEON, `simd128`), since the full kernel's
 //!   entry costs more than the copy on such inputs.
 
-use super::few::{escape_blocks, escape_known};
+use super::few::{escape_blocks, escape_known, escape_known_wide};
 use super::{best, escape_from, escape_medium, Base16, Block};
 use crate::simd::vector::Vector;
 
@@ -98,42 +98,54 @@ pub(crate) unsafe fn medium_entry<V: Block, const QUOTES: bool>(
 
 /// The escapes of a medium input from a mask of it, for the kernel tables
 /// (as [`medium_entry`]): blocks of one bit per byte take the whole mask
-/// ([`escape_known`]); others (NEON's four bits per byte) get only the
-/// first escape's bit and go on through [`escape_tail`] from there.
+/// ([`escape_known`] up to two blocks, [`escape_known_wide`] past them);
+/// others (NEON's four bits per byte) get only the first escape's bit and
+/// go on through [`escape_tail`] from there. With 32-byte blocks, inputs
+/// past two blocks go to `wide` ([`medium_known_wide`] out of line):
+/// inlined here, the wide loop's registers gave every 33–64-byte call a
+/// frame (5 % slower on such strings with escapes). With 16-byte blocks
+/// every input here is past two blocks, so the wide loop stays inline.
 ///
 /// # Safety
 /// The CPU supports `V`; `32 < src.len() <= 4 * V::W`; `m` non-zero, the
 /// special mask of `src` when `V::STRIDE == 1`, else only the first
 /// escape's bit; `dst` ends with the opening quote (with `QUOTES`) and
-/// the bytes before the first escape.
+/// the bytes before the first escape; `wide` is [`medium_known_wide`]
+/// with `V` (or anything meeting its contract).
 #[inline(always)]
 pub(crate) unsafe fn medium_known<V: Block, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
     m: u128,
+    wide: unsafe fn(&mut Vec<u8>, &[u8], u128),
 ) {
     // SAFETY: per the contract (src.len() > 32 >= TAIL_READ).
     unsafe {
         if V::STRIDE == 1 && src.len() <= 2 * V::W {
             escape_known::<V, QUOTES>(dst, src, m as u64)
+        } else if V::STRIDE == 1 && V::W > 16 {
+            wide(dst, src, m)
+        } else if V::STRIDE == 1 {
+            medium_known_wide::<V, QUOTES>(dst, src, m)
         } else {
             escape_tail::<V, true, QUOTES>(dst, src, m.trailing_zeros() as usize)
         }
     }
 }
 
-/// [`escape_tail`] for the kernel tables (as [`medium_entry`]).
+/// [`medium_known`] for inputs of more than two blocks of one bit per
+/// byte ([`escape_known_wide`]), for the kernel tables to put out of line.
 ///
 /// # Safety
-/// As [`escape_tail`].
+/// As [`medium_known`]; `V::STRIDE == 1`, `src.len() > 2 * V::W`.
 #[inline(always)]
-pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
+pub(crate) unsafe fn medium_known_wide<V: Block, const QUOTES: bool>(
     dst: &mut Vec<u8>,
     src: &[u8],
-    start: usize,
+    m: u128,
 ) {
-    // SAFETY: per the contract.
-    unsafe { escape_tail::<V, SPECIAL, QUOTES>(dst, src, start) }
+    // SAFETY: per the contract: the whole mask of src, as two words.
+    unsafe { escape_known_wide::<V, QUOTES>(dst, src, m as u64, (m >> 64) as u64) }
 }
 
 /// Escapes (with `QUOTES`, quotes) an input of at most `4 * V::W` bytes
@@ -237,7 +249,13 @@ unsafe fn clean_blocks<V: Block>(src: *const u8, n: usize, o: *mut u8) -> Option
             if head | tail == 0 {
                 return None;
             }
-            return Some(head as u128 | (tail as u128) << (n - 2 * w));
+            if 2 * w == 64 {
+                // The head is bytes 0..64 whole: the tail adds only bytes
+                // 64..n, its bits from 128 - n up. No 128-bit shift.
+                return Some(head as u128 | ((tail >> (4 * w - n)) as u128) << 64);
+            }
+            // n <= 4w <= 64: the tail's shift stays within the word.
+            return Some((head | tail << (n - 2 * w)) as u128);
         }
         // Masks of several bits per byte (NEON): the first flagged block.
         if ma | mb | my | mz == 0 {
@@ -272,19 +290,92 @@ fn grow_then(dst: &mut Vec<u8>, b: &[u8], extra: usize, again: unsafe fn(&mut Ve
 /// line: the inputs that need it are the minority).
 #[inline(never)]
 unsafe fn escape_all<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    // SAFETY: the build's block needs no detection.
+    unsafe { medium_all::<MediumBlock, QUOTES>(dst, b) }
+}
+
+/// The opening quote, then all of `b` (at most 32 bytes, which
+/// `json::quote`'s inline paths send here only with an escape) through
+/// the escape loop: 16..=32 bytes through [`escape_pair16`] where the
+/// baseline block has one bit per byte, the rest through [`escape_tail`].
+/// For the kernel tables too (as [`medium_entry`]).
+///
+/// # Safety
+/// The CPU supports `V`; `b.len() <= 32`.
+#[inline(always)]
+pub(crate) unsafe fn medium_all<V: Block, const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    if Base16::STRIDE == 1 && (16..=32).contains(&b.len()) {
+        // SAFETY: the baseline block, one bit per byte, 16..=32 bytes.
+        return unsafe { escape_pair16::<QUOTES>(dst, b) };
+    }
     if QUOTES {
         dst.push(b'"');
     }
-    // SAFETY: the build's block; dst ends with the opening quote.
-    unsafe { escape_tail::<MediumBlock, false, QUOTES>(dst, b, 0) };
+    // SAFETY: per the contract; dst ends with the opening quote.
+    unsafe { escape_tail::<V, false, QUOTES>(dst, b, 0) };
+}
+
+/// Escapes (with `QUOTES`, quotes) an input of 16..=32 bytes: its whole
+/// special mask from two overlapping baseline blocks, copied to the output
+/// on the way, then [`escape_known`] from the first escape, so no block is
+/// checked twice (the escape loop re-checks a block after each escape).
+///
+/// # Safety
+/// `Base16::STRIDE == 1`; `16 <= b.len() <= 32`.
+#[inline(always)]
+unsafe fn escape_pair16<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) {
+    let (n, q) = (b.len(), QUOTES as usize);
+    debug_assert!(Base16::STRIDE == 1 && (16..=32).contains(&n));
+    // The quote and the bytes before the first escape j, then what
+    // `escape_known` reserves after them (6 (n - j) + q + W + 8): at most
+    // 6n + 2q + W + 8 in all, so its own reservation finds the room.
+    dst.reserve(6 * n + 2 * q + Base16::W + 8);
+    // SAFETY: 16 <= n, so both loads lie in b; both stores end within q +
+    // n bytes of the reserved room; the baseline block needs no
+    // detection; only written bytes are committed, and dst then ends with
+    // the quote and b[..j], as `escape_known` requires (16 <= n <= 32,
+    // the whole mask, one bit per byte).
+    unsafe {
+        let o = dst.as_mut_ptr().add(dst.len());
+        if QUOTES {
+            *o = b'"';
+        }
+        let (a, z) = (
+            Base16::load(b.as_ptr()),
+            Base16::load(b.as_ptr().add(n - 16)),
+        );
+        a.store(o.add(q));
+        z.store(o.add(q + n - 16));
+        let m = a.special_mask() | z.special_mask() << (n - 16);
+        if m == 0 {
+            if QUOTES {
+                *o.add(q + n) = b'"';
+            }
+            return dst.set_len(dst.len() + n + 2 * q);
+        }
+        dst.set_len(dst.len() + q + m.trailing_zeros() as usize);
+        escape_known::<Base16, QUOTES>(dst, b, m)
+    }
 }
 
 /// The rest of an inline medium escape from the escapes flagged in `m`
 /// (out of line: the clean path above keeps few registers).
 #[inline(never)]
 unsafe fn escape_rest<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], m: u128) {
-    // SAFETY: the build's block; per [`MediumFns::rest`].
-    unsafe { medium_known::<MediumBlock, QUOTES>(dst, b, m) }
+    // SAFETY: the build's block; per [`MediumFns::rest`]; the wide path is
+    // this block's.
+    unsafe { medium_known::<MediumBlock, QUOTES>(dst, b, m, escape_rest_wide::<QUOTES>) }
+}
+
+/// [`escape_rest`] for inputs of more than two blocks, out of line (see
+/// [`medium_known`]).
+///
+/// # Safety
+/// As [`escape_rest`]; `b.len() > 2 * MediumBlock::W`.
+#[inline(never)]
+unsafe fn escape_rest_wide<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8], m: u128) {
+    // SAFETY: per the contract: the build's block, the whole mask of b.
+    unsafe { medium_known_wide::<MediumBlock, QUOTES>(dst, b, m) }
 }
 
 /// Escapes `b[start..]`: inputs of at least `V::TAIL_READ` bytes (a block,
@@ -353,7 +444,12 @@ pub(crate) fn pair_clean<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> boo
 /// so the blocks are not checked a second time by the medium path.
 /// `false` (nothing committed) when the input is longer or `dst` lacks
 /// room.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+// Its one caller's cfg: AVX-512 builds take the AVX-512 kernel instead.
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    not(target_feature = "avx512bw")
+))]
 #[inline(always)]
 pub(crate) fn pair32<const QUOTES: bool>(dst: &mut Vec<u8>, b: &[u8]) -> bool {
     use crate::simd::vector::x86::Avx2;

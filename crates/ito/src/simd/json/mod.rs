@@ -82,7 +82,7 @@ pub(crate) use few::copy_short;
 #[cfg(all(vector_target, not(miri)))]
 mod medium;
 #[cfg(all(vector_target, not(miri)))]
-pub(crate) use medium::{medium_entry, medium_known, medium_tail, pair_clean};
+pub(crate) use medium::{medium_all, medium_entry, medium_known, medium_known_wide, pair_clean};
 // The deserializer's and the lazy `json::get`'s whitespace scans.
 pub(crate) mod space;
 pub(crate) use space::SpaceCache;
@@ -1298,7 +1298,25 @@ macro_rules! kernels {
             $(#[target_feature(enable = $feature)])*
             unsafe fn medium_rest_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], m: u128) {
                 // SAFETY: per the caller.
-                unsafe { $crate::simd::json::medium_known::<$block, QUOTES>(dst, src, m) }
+                unsafe { $crate::simd::json::medium_known::<$block, QUOTES>(dst, src, m, medium_wide::<QUOTES>) }
+            }
+            /// `medium_known`'s inputs of more than two blocks, out of
+            /// line (as [`medium_rest`]): inlined in [`medium_rest_body`],
+            /// their loop gave every shorter input's call a frame.
+            ///
+            /// # Safety
+            /// CPU support; as `medium::medium_known_wide`.
+            #[inline(never)]
+            unsafe fn medium_wide<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], m: u128) {
+                // SAFETY: per the caller.
+                unsafe { medium_wide_body::<QUOTES>(dst, src, m) }
+            }
+            /// # Safety
+            /// As [`medium_wide`].
+            $(#[target_feature(enable = $feature)])*
+            unsafe fn medium_wide_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8], m: u128) {
+                // SAFETY: per the caller.
+                unsafe { $crate::simd::json::medium_known_wide::<$block, QUOTES>(dst, src, m) }
             }
             /// The opening quote, then all of `src` through the escape
             /// loop, out of line (as [`medium_rest`]).
@@ -1314,11 +1332,8 @@ macro_rules! kernels {
             /// As [`medium_all`].
             $(#[target_feature(enable = $feature)])*
             unsafe fn medium_all_body<const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
-                if QUOTES {
-                    dst.push(b'"');
-                }
-                // SAFETY: per the caller; dst ends with the opening quote.
-                unsafe { $crate::simd::json::medium_tail::<$block, false, QUOTES>(dst, src, 0) }
+                // SAFETY: per the caller (`medium_block` sends at most 32 bytes).
+                unsafe { $crate::simd::json::medium_all::<$block, QUOTES>(dst, src) }
             }
             /// # Safety
             /// The CPU must support the kernel's target features.
@@ -1614,6 +1629,19 @@ mod no_medium {
         dst: &mut Vec<u8>,
         src: &[u8],
         m: u128,
+        _wide: unsafe fn(&mut Vec<u8>, &[u8], u128),
+    ) {
+        // SAFETY: per the contract.
+        unsafe { medium_known_wide::<V, QUOTES>(dst, src, m) }
+    }
+
+    /// # Safety
+    /// As [`medium_known`].
+    #[inline(always)]
+    pub(crate) unsafe fn medium_known_wide<V: Block, const QUOTES: bool>(
+        dst: &mut Vec<u8>,
+        src: &[u8],
+        m: u128,
     ) {
         // SAFETY: per the contract; cannot fail.
         let _ = unsafe {
@@ -1622,20 +1650,15 @@ mod no_medium {
     }
 
     /// # Safety
-    /// The CPU supports `V`; `dst` ends with a verbatim copy of
-    /// `src[..start]` (and the opening quote).
+    /// The CPU supports `V`.
     #[inline(always)]
-    pub(crate) unsafe fn medium_tail<V: Block, const SPECIAL: bool, const QUOTES: bool>(
-        dst: &mut Vec<u8>,
-        src: &[u8],
-        start: usize,
-    ) {
+    pub(crate) unsafe fn medium_all<V: Block, const QUOTES: bool>(dst: &mut Vec<u8>, src: &[u8]) {
         // SAFETY: per the contract; cannot fail.
-        let _ = unsafe { escape_from::<V, false, QUOTES>(dst, src, start, false) };
+        let _ = unsafe { escape_core::<V, false, QUOTES>(dst, src, false) };
     }
 }
 #[cfg(not(all(vector_target, not(miri))))]
-pub(crate) use no_medium::{medium_entry, medium_known, medium_tail, pair_clean};
+pub(crate) use no_medium::{medium_all, medium_entry, medium_known, medium_known_wide, pair_clean};
 
 /// The first special byte (`"`, `\\`, control) of `body` when it lies in
 /// its first 32 bytes and no byte before it is >= 0x80: the index, else

@@ -34,6 +34,29 @@ impl Block for Sse2 {
     const MEDIUM_BLOCKS: bool = true;
     const DENSE_BITS: u32 = 2;
 
+    /// Where the build guarantees SSSE3 (a build for Zen 3, say), the last
+    /// `rem` (1..=15) bytes without a branch on `rem`: the last 16 input
+    /// bytes moved down by one byte shuffle so that lane 0 is the tail's
+    /// first byte, stored whole at `d`. Strings of 16..=31 bytes with
+    /// escapes end here; the default (`copy_short`) branches on `rem` in
+    /// four ways, each mispredicted on strings of random lengths.
+    #[cfg(target_feature = "ssse3")]
+    #[inline(always)]
+    unsafe fn copy_tail(end: *const u8, rem: usize, d: *mut u8) -> u64 {
+        debug_assert!((1..16).contains(&rem));
+        let k = 16 - rem;
+        // SAFETY: the load is the TAIL_READ = 16 bytes before `end`; the
+        // index load lies in SHIFT_DOWN (k + 16 <= 31); the store is W =
+        // 16 bytes at `d`, which the caller makes writable; the build
+        // guarantees SSSE3.
+        unsafe {
+            let h = _mm_loadu_si128(end.sub(16) as *const __m128i);
+            let idx = _mm_loadu_si128(SHIFT_DOWN.as_ptr().add(k) as *const __m128i);
+            _mm_storeu_si128(d as *mut __m128i, _mm_shuffle_epi8(h, idx));
+            Sse2(h).special_mask() >> k
+        }
+    }
+
     #[inline(always)]
     unsafe fn splice(keep: Self, v: Self, from: usize) -> Self {
         // SAFETY: from < 16, so the mask load stays inside SPLICE_MASK;
