@@ -425,6 +425,38 @@ where
     }))
 }
 
+#[inline]
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Appends a code point (possibly a surrogate: WTF-8) as UTF-8 bytes.
+fn push_wtf8(n: u32, out: &mut Vec<u8>) {
+    if n < 0x80 {
+        out.push(n as u8);
+    } else if n < 0x800 {
+        out.extend_from_slice(&[0xC0 | (n >> 6) as u8, 0x80 | (n & 0x3F) as u8]);
+    } else if n < 0x1_0000 {
+        out.extend_from_slice(&[
+            0xE0 | (n >> 12) as u8,
+            0x80 | ((n >> 6) & 0x3F) as u8,
+            0x80 | (n & 0x3F) as u8,
+        ]);
+    } else {
+        out.extend_from_slice(&[
+            0xF0 | (n >> 18) as u8,
+            0x80 | ((n >> 12) & 0x3F) as u8,
+            0x80 | ((n >> 6) & 0x3F) as u8,
+            0x80 | (n & 0x3F) as u8,
+        ]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::simd::json as kernels;
@@ -467,37 +499,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-#[inline]
-fn hex(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Appends a code point (possibly a surrogate: WTF-8) as UTF-8 bytes.
-fn push_wtf8(n: u32, out: &mut Vec<u8>) {
-    if n < 0x80 {
-        out.push(n as u8);
-    } else if n < 0x800 {
-        out.extend_from_slice(&[0xC0 | (n >> 6) as u8, 0x80 | (n & 0x3F) as u8]);
-    } else if n < 0x1_0000 {
-        out.extend_from_slice(&[
-            0xE0 | (n >> 12) as u8,
-            0x80 | ((n >> 6) & 0x3F) as u8,
-            0x80 | (n & 0x3F) as u8,
-        ]);
-    } else {
-        out.extend_from_slice(&[
-            0xF0 | (n >> 18) as u8,
-            0x80 | ((n >> 12) & 0x3F) as u8,
-            0x80 | ((n >> 6) & 0x3F) as u8,
-            0x80 | (n & 0x3F) as u8,
-        ]);
     }
 }
