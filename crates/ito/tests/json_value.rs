@@ -294,9 +294,15 @@ fn duplicate_keys_at_every_size() {
     for n in 1..=40 {
         // Keys of assorted lengths (1 to 40 bytes), around the 16- and
         // 32-byte blocks of the short-key scan.
-        let keys: Vec<String> = (0..n).map(|i| format!("{}{i}", "k".repeat(i % 37))).collect();
+        let keys: Vec<String> = (0..n)
+            .map(|i| format!("{}{i}", "k".repeat(i % 37)))
+            .collect();
         let members = |keys: &[String]| -> String {
-            let body: Vec<String> = keys.iter().enumerate().map(|(i, k)| format!("\"{k}\":{i}")).collect();
+            let body: Vec<String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("\"{k}\":{i}"))
+                .collect();
             format!("{{{}}}", body.join(","))
         };
         assert!(agree(members(&keys).as_bytes()), "{n}");
