@@ -218,7 +218,7 @@ impl<'a> Map<'a> {
         seen: &mut Vec<u32>,
         arena: Option<&'a Arena>,
     ) -> Map<'a> {
-        // No call for objects of one or two members (twitter: 1 in 3 has
+        // No call for objects of one or two members (twitter: 1 in 4 has
         // one, 1 in 6 two; citm: 7 in 8 have two).
         let dup = match entries.as_slice() {
             [] | [_] => false,
