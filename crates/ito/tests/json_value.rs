@@ -284,6 +284,41 @@ fn recursion_limit_and_duplicates() {
     agree(format!("{{{}}}", many.join(",")).as_bytes());
 }
 
+/// Duplicate keys at every object size around the thresholds of the
+/// duplicate check (pairwise up to 8 members, a hash table above, the
+/// lookup index above 12), the repeat at the start, middle and end, and
+/// spelled with an escape (`\u0061` is `a`): serde_json's answer
+/// (first position, last value) through both entries.
+#[test]
+fn duplicate_keys_at_every_size() {
+    for n in 1..=40 {
+        // Keys of assorted lengths (1 to 40 bytes), around the 16- and
+        // 32-byte blocks of the short-key scan.
+        let keys: Vec<String> = (0..n)
+            .map(|i| format!("{}{i}", "k".repeat(i % 37)))
+            .collect();
+        let members = |keys: &[String]| -> String {
+            let body: Vec<String> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("\"{k}\":{i}"))
+                .collect();
+            format!("{{{}}}", body.join(","))
+        };
+        assert!(agree(members(&keys).as_bytes()), "{n}");
+        for dup_of in [0, n / 2, n - 1] {
+            let mut with = keys.clone();
+            with.push(keys[dup_of].clone());
+            assert!(agree(members(&with).as_bytes()), "{n} {dup_of}");
+            // The same key again, its first byte escaped.
+            let k = &keys[dup_of];
+            let mut with = keys.clone();
+            with.push(format!("\\u{:04x}{}", k.as_bytes()[0], &k[1..]));
+            assert!(agree(members(&with).as_bytes()), "{n} {dup_of} escaped");
+        }
+    }
+}
+
 /// Every path in `v` (keys and indices), in document order.
 fn paths<'v>(v: &'v Value<'v>, at: &mut Vec<PathItem<'v>>, out: &mut Vec<Vec<PathItem<'v>>>) {
     out.push(at.clone());

@@ -1660,12 +1660,13 @@ mod no_medium {
 #[cfg(not(all(vector_target, not(miri))))]
 pub(crate) use no_medium::{medium_all, medium_entry, medium_known, medium_known_wide, pair_clean};
 
-/// The first special byte (`"`, `\\`, control) of `body` when it lies in
-/// its first 32 bytes and no byte before it is >= 0x80: the index, else
-/// `None` (a block would pass the end, no special byte there, or
-/// non-ASCII text; [`scan_start`] answers those). Object keys are short
-/// ASCII words: this is the whole scan for most of them, small enough to
-/// inline where keys are read.
+/// The closing quote of a short ASCII string without escapes at the start
+/// of `body`: its index when a `"` lies in the first 32 bytes with only
+/// bytes 0x20..=0x7F but `\\` before it, else `None` (a block would pass
+/// the end, an escape, a control or non-ASCII byte first, or no quote
+/// there; [`scan_start`] answers those). Object keys are short ASCII
+/// words: this is the whole scan for most of them, small enough to inline
+/// where keys are read.
 #[cfg(feature = "serde")] // the serde (de)serializer is its only user
 #[inline(always)]
 pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
@@ -1678,33 +1679,26 @@ pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
         if body.len() >= 32 {
             use crate::simd::vector::x86::Avx2;
             // SAFETY: 32 bytes are in bounds; the build guarantees AVX2.
-            let (m, h) = unsafe {
-                let v = Avx2::load(body.as_ptr());
-                (v.special_mask(), v.high_mask())
-            };
-            // No special byte in 32 bytes, or a byte >= 0x80 at or before
-            // the first one: not ours.
-            if m == 0 || h & (m ^ (m - 1)) != 0 {
+            let (q, bad) = unsafe { short_masks(Avx2::load(body.as_ptr())) };
+            // No quote in 32 bytes, or another stop at or before it.
+            if q == 0 || bad & (q ^ (q - 1)) != 0 {
                 return None;
             }
-            return Some(first::<Avx2>(m));
+            return Some(first::<Avx2>(q));
         }
         // Two blocks: keys of up to 31 bytes.
         let mut at = 0;
         while at + 16 <= body.len() && at < 32 {
             // SAFETY: 16 bytes are in bounds; baseline instructions only.
-            let (m, h) = unsafe {
-                let v = Base16::load(body.as_ptr().add(at));
-                (v.special_mask(), v.high_mask())
-            };
-            if m != 0 {
-                // Any byte >= 0x80 at or before the special one: not ours.
-                if h & (m ^ (m - 1)) != 0 {
+            let (q, bad) = unsafe { short_masks(Base16::load(body.as_ptr().add(at))) };
+            if q != 0 {
+                // Any other stop at or before the quote: not ours.
+                if bad & (q ^ (q - 1)) != 0 {
                     return None;
                 }
-                return Some(at + first::<Base16>(m));
+                return Some(at + first::<Base16>(q));
             }
-            if h != 0 {
+            if bad != 0 {
                 return None;
             }
             at += 16;
@@ -1712,6 +1706,23 @@ pub(crate) fn scan_short_ascii(body: &[u8]) -> Option<usize> {
     }
     let _ = body;
     None
+}
+
+/// The masks of [`scan_short_ascii`]: the quotes, and the bytes that end
+/// a short ASCII string otherwise (`\\`, below 0x20, 0x80 and above; one
+/// wrapping subtract and one unsigned compare find the last two, in place
+/// of the special-byte compare and the high-bit mask).
+///
+/// # Safety
+/// The CPU supports `V`.
+#[cfg(all(feature = "serde", vector_target, not(miri)))]
+#[inline(always)]
+unsafe fn short_masks<V: Block>(v: V) -> (u64, u64) {
+    // SAFETY: the CPU supports `V` (the caller's contract).
+    let splat = |b: u8| unsafe { V::splat(b) };
+    let q = V::bits(v.eq(splat(b'"')));
+    let outside = V::unset_bits(v.sub(splat(0x20)).le(splat(0x5F)));
+    (q, outside | V::bits(v.eq(splat(b'\\'))))
 }
 
 /// [`scan_start`] with its first block `V` in hand: the answer when the
