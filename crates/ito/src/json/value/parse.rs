@@ -267,12 +267,7 @@ impl<'o> Parser<'o> {
     fn numbers(&mut self, de: &mut Deserializer<'_>) -> Result<(), Error> {
         loop {
             self.values.reserve(1);
-            let v = if de.peek_or_null() == b'-' {
-                de.eat_char();
-                number(de.parse_integer(false)?)
-            } else {
-                number(de.parse_integer(true)?)
-            };
+            let v = signed_number(de)?;
             let len = self.values.len();
             // SAFETY: room for one more was reserved above, and nothing
             // was pushed since.
@@ -304,12 +299,7 @@ impl<'o> Parser<'o> {
         let at = at.as_ptr();
         let mut n = 0;
         loop {
-            let v = if de.peek_or_null() == b'-' {
-                de.eat_char();
-                number(de.parse_integer(false)?)
-            } else {
-                number(de.parse_integer(true)?)
-            };
+            let v = signed_number(de)?;
             // SAFETY: `n < room` (checked below before every further
             // number; `room >= ROOM_MIN >= 1` for the first), so the slot
             // is in the arena's free room, which nothing else takes until
@@ -544,6 +534,20 @@ fn number<'o>(n: ParserNumber) -> Value<'o> {
         ParserNumber::I64(x) => N::NegInt(x),
         ParserNumber::F64(x) => N::Float(x),
     }))
+}
+
+/// A number at the cursor, its sign not consumed (the number arrays'
+/// loops: the cursor is at a digit or `-`).
+#[inline(always)]
+fn signed_number<'o>(de: &mut Deserializer<'_>) -> Result<Value<'o>, Error> {
+    // Two calls with constant signs, not one with a variable sign: the
+    // latter measured 1.5-3 % slower on canada.
+    if de.peek_or_null() == b'-' {
+        de.eat_char();
+        Ok(number(de.parse_integer(false)?))
+    } else {
+        Ok(number(de.parse_integer(true)?))
+    }
 }
 
 /// A number at the cursor (its sign not consumed), its text kept unless
