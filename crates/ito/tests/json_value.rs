@@ -319,6 +319,81 @@ fn duplicate_keys_at_every_size() {
     }
 }
 
+/// Many objects of one shape, then objects of the same size that differ
+/// from it in one key: a duplicate of another key (first, middle, last),
+/// a key changed in its last byte or its length, spelled with an escape,
+/// long keys that share their length and ends; nested and in sequence, so
+/// the parser's remembered shapes meet them. serde_json's answer through
+/// every entry.
+#[test]
+fn duplicate_keys_after_repeated_shapes() {
+    let object = |keys: &[String]| -> String {
+        let body: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("\"{k}\":{i}"))
+            .collect();
+        format!("{{{}}}", body.join(","))
+    };
+    for n in (3..=20).chain([23, 24, 25, 39, 40, 64, 65, 66, 67, 70]) {
+        let keys: Vec<String> = (0..n)
+            .map(|i| match i % 4 {
+                0 => format!("{i}"),
+                1 => format!("id{i}"),
+                2 => format!("key_{i:08}"),
+                _ => format!("profile_background_url_https_{i:04}"),
+            })
+            .collect();
+        let plain = object(&keys);
+        let mut variants = Vec::new();
+        for at in [0, 1, 2, 3, n / 2, n - 1].into_iter().filter(|&at| at < n) {
+            let mut dup = keys.clone();
+            dup[at] = keys[(at + 2) % n].clone();
+            variants.push(object(&dup));
+            let mut longer = keys.clone();
+            longer[at].push('x');
+            variants.push(object(&longer));
+            let mut byte = keys.clone();
+            let end = byte[at].pop().unwrap();
+            byte[at].push(if end == 'z' { 'y' } else { 'z' });
+            variants.push(object(&byte));
+            // The same keys, one spelled with an escape (no duplicate),
+            // and a duplicate spelled with one.
+            let mut escaped = keys.clone();
+            escaped[at] = format!("\\u{:04x}{}", keys[at].as_bytes()[0], &keys[at][1..]);
+            variants.push(object(&escaped));
+            let k = &keys[(at + 1) % n];
+            dup[at] = format!("\\u{:04x}{}", k.as_bytes()[0], &k[1..]);
+            variants.push(object(&dup));
+        }
+        // Long keys changed in the middle only (the same length and
+        // ends); then long keys that share their length and ends.
+        let mut middle = keys.clone();
+        for k in middle.iter_mut().filter(|k| k.len() > 16) {
+            k.replace_range(10..11, "X");
+        }
+        variants.push(object(&middle));
+        let mut ends = keys.clone();
+        for (i, k) in ends.iter_mut().enumerate().filter(|(_, k)| k.len() > 16) {
+            *k = format!("profile_background_{:04}_url_https", i % 3);
+        }
+        variants.push(object(&ends));
+        let mut ends = keys.clone();
+        for (i, k) in ends.iter_mut().enumerate().filter(|(_, k)| k.len() > 16) {
+            *k = format!("profile_background_{i:04}_url_https");
+        }
+        variants.push(object(&ends));
+        let mut doc = vec![plain.clone(); 4];
+        for v in &variants {
+            doc.push(v.clone());
+            doc.push(plain.clone());
+            doc.push(v.clone());
+            doc.push(format!("{{\"in\":{v},\"and\":{plain}}}"));
+        }
+        assert!(agree(format!("[{}]", doc.join(",")).as_bytes()), "{n}");
+    }
+}
+
 /// Every path in `v` (keys and indices), in document order.
 fn paths<'v>(v: &'v Value<'v>, at: &mut Vec<PathItem<'v>>, out: &mut Vec<Vec<PathItem<'v>>>) {
     out.push(at.clone());

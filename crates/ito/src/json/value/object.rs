@@ -30,7 +30,9 @@
 //! The parser's duplicate check hashes only a key's length and ends (a
 //! full hash per key cost 7.5 % of a parse); keys built to collide there
 //! would make it quadratic, so once its probes pass a linear bound it
-//! starts over with the seeded full hash.
+//! starts over with the seeded full hash. Before hashing, it compares the
+//! keys with the remembered shapes of recent objects ([`DupCheck`]): a
+//! document's objects mostly repeat the keys of one before them.
 
 use std::fmt;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -199,23 +201,35 @@ impl<'a> Map<'a> {
 
     /// The members of a parsed object, duplicates resolved as serde_json
     /// resolves them (first position, last value). `seen` is scratch.
-    /// Inlined, so the parser stores the `Map` straight into its slot
-    /// (returned through memory, it was read back in wider loads than it
-    /// was written: a store-forwarding stall).
     #[inline(always)]
     pub(super) fn from_parsed(
         entries: Seq<'a, (Text<'a>, Value<'a>)>,
         seen: &mut Vec<u32>,
     ) -> Map<'a> {
-        Map::from_parsed_in(entries, seen, None)
+        Map::resolved(entries, |more| has_duplicates(more, seen), None)
     }
 
-    /// As [`Map::from_parsed`]; a large object parsed into `arena` hands
-    /// the index it may build to the arena (see the module docs).
+    /// As [`Map::from_parsed`], with the parser's scratch (which
+    /// remembers the shapes of recent objects); a large object parsed into
+    /// `arena` hands the index it may build to the arena (see the module
+    /// docs).
     #[inline(always)]
     pub(super) fn from_parsed_in(
+        entries: Seq<'a, (Text<'a>, Value<'a>)>,
+        check: &mut DupCheck,
+        arena: Option<&'a Arena>,
+    ) -> Map<'a> {
+        Map::resolved(entries, |more| check.has_duplicates(more), arena)
+    }
+
+    /// The `Map` of `entries`, checked for duplicates by `check` when they
+    /// are more than two. Inlined, so the parser stores the `Map` straight
+    /// into its slot (returned through memory, it was read back in wider
+    /// loads than it was written: a store-forwarding stall).
+    #[inline(always)]
+    fn resolved(
         mut entries: Seq<'a, (Text<'a>, Value<'a>)>,
-        seen: &mut Vec<u32>,
+        check: impl FnOnce(&[(Text<'a>, Value<'a>)]) -> bool,
         arena: Option<&'a Arena>,
     ) -> Map<'a> {
         // No call for objects of one or two members (twitter: 1 in 4 has
@@ -223,7 +237,7 @@ impl<'a> Map<'a> {
         let dup = match entries.as_slice() {
             [] | [_] => false,
             [(a, _), (b, _)] => a.as_str() == b.as_str(),
-            more => has_duplicates(more, seen),
+            more => check(more),
         };
         if dup {
             entries = Seq::from_vec(dedup(entries.take_vec()));
@@ -489,6 +503,147 @@ impl<'a> Map<'a> {
     }
 }
 
+/// The parser's scratch for the duplicate-key check. Documents repeat
+/// object shapes (twitter: each tweet and each user has the keys of the
+/// one before, in the same order), so it remembers the shapes of recent
+/// objects, two per member count. A shape is each key's print (see
+/// [`print`]: a key's length and up to 16 of its bytes, distinct for
+/// distinct keys of up to 16 bytes), kept only when its prints are
+/// pairwise distinct. Keys with distinct prints are distinct keys, so an
+/// object whose prints equal a shape's, member by member, has no
+/// duplicates: told with no hashing, no stores and no full key compares.
+pub(super) struct DupCheck {
+    /// The table of [`probe_for_duplicates`] and of [`Shape::fill`].
+    seen: Vec<u32>,
+    /// `shapes[n - SHAPE_MIN]`: the two latest shapes of `n` members, the
+    /// latest hit or filled first.
+    shapes: Vec<[Shape; 2]>,
+    /// Bit `n - SHAPE_MIN`: an object of `n` members was met. Shapes are
+    /// taken from the second one on, so that a document that does not
+    /// repeat sizes allocates none.
+    met: u64,
+}
+
+/// Objects of this many members (no fewer, no more) use the shapes (the
+/// memory they take stays under 2 * 24 bytes * SHAPE_MAX per count).
+const SHAPE_MIN: usize = 3;
+const SHAPE_MAX: usize = 64;
+// Each count has its bit in `DupCheck::met`.
+const _: () = assert!(SHAPE_MAX - SHAPE_MIN < 64);
+
+/// The prints of an object's keys, in order, pairwise distinct (or none:
+/// never filled, or not distinct). Its own copy: it stays valid whatever
+/// happens to the keys it was made of.
+#[derive(Default)]
+struct Shape {
+    prints: Vec<[u64; 3]>,
+}
+
+impl DupCheck {
+    pub(super) const fn new() -> Self {
+        DupCheck {
+            seen: Vec::new(),
+            shapes: Vec::new(),
+            met: 0,
+        }
+    }
+
+    /// [`has_duplicates`], first through the remembered shapes.
+    #[inline(never)]
+    fn has_duplicates(&mut self, entries: &[(Text<'_>, Value<'_>)]) -> bool {
+        let n = entries.len();
+        if !(SHAPE_MIN..=SHAPE_MAX).contains(&n) {
+            return has_duplicates(entries, &mut self.seen);
+        }
+        let set = n - SHAPE_MIN;
+        if self.met & 1 << set == 0 {
+            self.met |= 1 << set;
+            return has_duplicates(entries, &mut self.seen);
+        }
+        if set >= self.shapes.len() {
+            self.shapes.resize_with(set + 1, Default::default);
+        }
+        let ways = &mut self.shapes[set];
+        if ways[0].matches(entries) {
+            return false;
+        }
+        if ways[1].matches(entries) {
+            ways.swap(0, 1);
+            return false;
+        }
+        // The older shape gives way.
+        ways.swap(0, 1);
+        !ways[0].fill(entries, &mut self.seen) && has_duplicates(entries, &mut self.seen)
+    }
+}
+
+impl Shape {
+    /// Whether the keys of `entries` have these prints, in this order (an
+    /// empty shape matches no object that uses shapes).
+    #[inline(always)]
+    fn matches(&self, entries: &[(Text<'_>, Value<'_>)]) -> bool {
+        if self.prints.len() != entries.len() {
+            return false;
+        }
+        // No early exit: shapes repeat, so this is mostly a hit, and one
+        // branch per object is cheaper than one per key.
+        let mut diff = 0;
+        for ((k, _), p) in entries.iter().zip(&self.prints) {
+            let [n, a, b] = print(k.as_str().as_bytes());
+            diff |= (n ^ p[0]) | (a ^ p[1]) | (b ^ p[2]);
+        }
+        diff == 0
+    }
+
+    /// Takes the prints of `entries`' keys; whether they are pairwise
+    /// distinct (so the keys are). If not, or if telling ran past its
+    /// bound, the shape is left empty.
+    #[cold]
+    fn fill(&mut self, entries: &[(Text<'_>, Value<'_>)], seen: &mut Vec<u32>) -> bool {
+        self.prints.clear();
+        self.prints
+            .extend(entries.iter().map(|(k, _)| print(k.as_str().as_bytes())));
+        let distinct = probe(
+            &self.prints,
+            seen,
+            |[n, a, b]| mix(*n, *a, *b),
+            |p, q| p == q,
+        ) == Some(false);
+        if !distinct {
+            self.prints.clear();
+        }
+        distinct
+    }
+}
+
+/// A key's print: its length and the bytes that [`quick_hash`] reads, as
+/// words. Keys of up to 16 bytes have all their bytes in it, so distinct
+/// keys have distinct prints; longer ones may share one.
+#[inline(always)]
+fn print(k: &[u8]) -> [u64; 3] {
+    let n = k.len();
+    let word = |at: usize| u64::from_le_bytes(k[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            k[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    let (a, b) = if n >= 8 {
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        (half(0) | half(n - 4) << 32, 0)
+    } else if n > 0 {
+        // Up to 3 bytes: the first, middle and last are all of them.
+        (
+            u64::from(k[0]) | u64::from(k[n / 2]) << 8 | u64::from(k[n - 1]) << 16,
+            0,
+        )
+    } else {
+        (0, 0)
+    };
+    [n as u64, a, b]
+}
+
 /// Whether two members share a key: pairwise for small objects, through
 /// the scratch table `seen` for larger ones.
 #[inline(never)]
@@ -524,19 +679,36 @@ fn probe_for_duplicates(
     seen: &mut Vec<u32>,
     hash: fn(&[u8]) -> u64,
 ) -> Option<bool> {
-    let n = entries.len();
+    probe(
+        entries,
+        seen,
+        |(k, _)| hash(k.as_bytes()),
+        |(p, _), (q, _)| p.as_str() == q.as_str(),
+    )
+}
+
+/// Whether two of `items` are `same`, through the scratch table `seen`
+/// with `hash`; `None` when the probes pass `PROBES_PER_MEMBER` per item.
+#[inline(always)]
+fn probe<T>(
+    items: &[T],
+    seen: &mut Vec<u32>,
+    hash: impl Fn(&T) -> u64,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<bool> {
+    let n = items.len();
     let size = (n * 2).next_power_of_two();
     let mask = size - 1;
     let shift = 64 - size.trailing_zeros();
     seen.clear();
     seen.resize(size, 0);
     let mut budget = PROBES_PER_MEMBER * n;
-    for (i, (k, _)) in entries.iter().enumerate() {
-        let mut at = (hash(k.as_bytes()) >> shift) as usize;
+    for (i, item) in items.iter().enumerate() {
+        let mut at = (hash(item) >> shift) as usize;
         loop {
             match seen[at] {
                 0 => break,
-                s if entries[s as usize - 1].0.as_str() == k.as_str() => return Some(true),
+                s if same(&items[s as usize - 1], item) => return Some(true),
                 _ => at = (at + 1) & mask,
             }
             budget = budget.checked_sub(1)?;
@@ -555,28 +727,19 @@ fn slow_has_duplicates(entries: &[(Text<'_>, Value<'_>)]) -> bool {
 }
 
 /// The duplicate check's hash: the length and up to 16 bytes from both
-/// ends, multiplied (its top bits pick the slot). Keys are short and a
-/// collision costs one comparison; XXH3 here (a call per key) took 7.5 %
-/// of a twitter parse.
+/// ends (the key's [`print`]), multiplied (its top bits pick the slot).
+/// Keys are short and a collision costs one comparison; XXH3 here (a call
+/// per key) took 7.5 % of a twitter parse.
 #[inline(always)]
 fn quick_hash(k: &[u8]) -> u64 {
-    let n = k.len();
-    let word = |at: usize| u64::from_le_bytes(k[at..at + 8].try_into().expect("8 bytes"));
-    let half = |at: usize| {
-        u64::from(u32::from_le_bytes(
-            k[at..at + 4].try_into().expect("4 bytes"),
-        ))
-    };
-    let x = if n >= 8 {
-        word(0) ^ word(n - 8).rotate_left(29)
-    } else if n >= 4 {
-        half(0) | half(n - 4) << 32
-    } else if n > 0 {
-        u64::from(k[0]) | u64::from(k[n / 2]) << 8 | u64::from(k[n - 1]) << 16
-    } else {
-        0
-    };
-    (x ^ (n as u64).wrapping_mul(0x9E37_79B9)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let [n, a, b] = print(k);
+    mix(n, a, b)
+}
+
+/// A print's hash (see [`quick_hash`]).
+#[inline(always)]
+fn mix(n: u64, a: u64, b: u64) -> u64 {
+    (a ^ b.rotate_left(29) ^ n.wrapping_mul(0x9E37_79B9)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Resolves duplicate keys: the first position, the last value (rare).
@@ -694,6 +857,80 @@ mod tests {
             probe_for_duplicates(&members(&keys), &mut seen, quick_hash),
             Some(false)
         );
+    }
+
+    /// Keys of assorted lengths: short, 4 to 7, 8 to 16, and long ones.
+    fn shape_keys(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| match i % 4 {
+                0 => format!("{i}"),
+                1 => format!("k{i:04}"),
+                2 => format!("key_{i:08}"),
+                _ => format!("profile_image_url_{i:06}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shapes_answer_as_the_table_does() {
+        for n in [SHAPE_MIN, 9, 25, 40, SHAPE_MAX] {
+            let keys = shape_keys(n);
+            let mut check = DupCheck::new();
+            for _ in 0..3 {
+                assert!(!check.has_duplicates(&members(&keys)), "{n}");
+            }
+            // The first object of a size takes no shape; the second does.
+            assert_eq!(check.shapes[n - SHAPE_MIN][0].prints.len(), n);
+            assert!(check.shapes[n - SHAPE_MIN][0].matches(&members(&keys)));
+            for at in [0, 1, 2, 3, n / 2, n - 1].into_iter().filter(|&at| at < n) {
+                // One key made a copy of another: a duplicate.
+                let mut with = keys.clone();
+                with[at] = keys[(at + 1) % n].clone();
+                assert!(check.has_duplicates(&members(&with)), "{n} {at}");
+                // One key changed in its last byte, or in its length: none.
+                let mut last = keys.clone();
+                last[at].push('x');
+                assert!(!check.has_duplicates(&members(&last)), "{n} {at}");
+                let mut byte = keys.clone();
+                let end = byte[at].pop().unwrap();
+                byte[at].push(if end == '~' { '!' } else { '~' });
+                assert!(!check.has_duplicates(&members(&byte)), "{n} {at}");
+                assert!(!check.has_duplicates(&members(&keys)), "{n} {at}");
+                assert!(check.has_duplicates(&members(&with)), "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_never_take_keys_with_one_print() {
+        // Distinct keys, all of one print: kept as no shape, answered by
+        // the table (and so never matched by other keys of that print).
+        let keys = colliding_keys(20);
+        let mut check = DupCheck::new();
+        for _ in 0..3 {
+            assert!(!check.has_duplicates(&members(&keys)));
+        }
+        assert!(check.shapes[20 - SHAPE_MIN]
+            .iter()
+            .all(|s| s.prints.is_empty()));
+        let mut dup = keys.clone();
+        dup[19] = keys[3].clone();
+        assert!(check.has_duplicates(&members(&dup)));
+        // Two shapes of one size, then a third: the oldest gives way.
+        let mut check = DupCheck::new();
+        let [a, b, c] =
+            [0, 1, 2].map(|t| -> Vec<String> { (0..12).map(|i| format!("s{t}k{i}")).collect() });
+        for keys in [&a, &a, &b, &a, &b, &c] {
+            assert!(!check.has_duplicates(&members(keys)));
+        }
+        let set = &check.shapes[12 - SHAPE_MIN];
+        assert!(set[0].matches(&members(&c)) && set[1].matches(&members(&b)));
+        // Objects of sizes met once take no shapes (and no memory).
+        let mut check = DupCheck::new();
+        for n in SHAPE_MIN..=SHAPE_MAX + 1 {
+            assert!(!check.has_duplicates(&members(&shape_keys(n))));
+        }
+        assert!(check.shapes.is_empty());
     }
 
     #[cfg(feature = "serde")] // the parser's feature

@@ -69,7 +69,7 @@ impl<'o> Strings<'_, 'o> for Own {
 struct Parser<'o> {
     values: Vec<Value<'o>>,
     keys: Vec<Text<'o>>,
-    seen: Vec<u32>,
+    seen: super::object::DupCheck,
     /// Keep the text of numbers that are not plain integers.
     exact: bool,
     /// Where closed containers' children go (else the heap).
@@ -85,7 +85,7 @@ impl<'o> Parser<'o> {
         Parser {
             values: Vec::new(),
             keys: Vec::new(),
-            seen: Vec::new(),
+            seen: super::object::DupCheck::new(),
             exact: false,
             arena: None,
             owners: 0,
