@@ -933,6 +933,49 @@ mod tests {
         assert!(check.shapes.is_empty());
     }
 
+    #[test]
+    fn shapes_are_not_taken_when_telling_runs_past_its_bound() {
+        // 62 short keys (distinct prints) crowding one slot of the 128-slot
+        // table, so the probes run out before the last two keys, which
+        // share a print: long keys differing only in the middle. No shape
+        // may be kept, or the object with a real duplicate below would
+        // match it and pass as duplicate-free.
+        let n = SHAPE_MAX;
+        let slot = |k: &str| {
+            let [a, b, c] = print(k.as_bytes());
+            mix(a, b, c) >> (64 - (2 * n).trailing_zeros())
+        };
+        let target = slot("k0");
+        let mut keys: Vec<String> = (0..)
+            .map(|i| format!("k{i}"))
+            .filter(|k| slot(k) == target)
+            .take(n - 2)
+            .collect();
+        let head = (0..)
+            .map(|i| format!("{i:08}"))
+            .find(|h| slot(&format!("{h}-middle-zzzzzzzz")) == target)
+            .unwrap();
+        let long = |m: &str| format!("{head}-{m}-zzzzzzzz");
+        let (a, b) = (long("middla"), long("middlb"));
+        assert_eq!(print(a.as_bytes()), print(b.as_bytes()));
+        keys.push(a.clone());
+        keys.push(b);
+        assert_eq!(
+            probe_for_duplicates(&members(&keys), &mut Vec::new(), quick_hash),
+            None
+        );
+        let mut check = DupCheck::new();
+        for _ in 0..3 {
+            assert!(!check.has_duplicates(&members(&keys)));
+        }
+        assert!(check.shapes[n - SHAPE_MIN]
+            .iter()
+            .all(|s| s.prints.is_empty()));
+        let mut dup = keys.clone();
+        dup[n - 1] = a;
+        assert!(check.has_duplicates(&members(&dup)));
+    }
+
     #[cfg(feature = "serde")] // the parser's feature
     #[test]
     fn hostile_object_parses_as_serde_json_does() {
