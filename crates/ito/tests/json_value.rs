@@ -297,26 +297,28 @@ fn duplicate_keys_at_every_size() {
         let keys: Vec<String> = (0..n)
             .map(|i| format!("{}{i}", "k".repeat(i % 37)))
             .collect();
-        let members = |keys: &[String]| -> String {
-            let body: Vec<String> = keys
-                .iter()
-                .enumerate()
-                .map(|(i, k)| format!("\"{k}\":{i}"))
-                .collect();
-            format!("{{{}}}", body.join(","))
-        };
-        assert!(agree(members(&keys).as_bytes()), "{n}");
+        assert!(agree(object_of(&keys).as_bytes()), "{n}");
         for dup_of in [0, n / 2, n - 1] {
             let mut with = keys.clone();
             with.push(keys[dup_of].clone());
-            assert!(agree(members(&with).as_bytes()), "{n} {dup_of}");
+            assert!(agree(object_of(&with).as_bytes()), "{n} {dup_of}");
             // The same key again, its first byte escaped.
             let k = &keys[dup_of];
             let mut with = keys.clone();
             with.push(format!("\\u{:04x}{}", k.as_bytes()[0], &k[1..]));
-            assert!(agree(members(&with).as_bytes()), "{n} {dup_of} escaped");
+            assert!(agree(object_of(&with).as_bytes()), "{n} {dup_of} escaped");
         }
     }
+}
+
+/// An object of `keys` in order, each with its index as the value.
+fn object_of(keys: &[String]) -> String {
+    let body: Vec<String> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| format!("\"{k}\":{i}"))
+        .collect();
+    format!("{{{}}}", body.join(","))
 }
 
 /// Many objects of one shape, then objects of the same size that differ
@@ -327,14 +329,6 @@ fn duplicate_keys_at_every_size() {
 /// every entry.
 #[test]
 fn duplicate_keys_after_repeated_shapes() {
-    let object = |keys: &[String]| -> String {
-        let body: Vec<String> = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| format!("\"{k}\":{i}"))
-            .collect();
-        format!("{{{}}}", body.join(","))
-    };
     for n in (3..=20).chain([23, 24, 25, 39, 40, 64, 65, 66, 67, 70]) {
         let keys: Vec<String> = (0..n)
             .map(|i| match i % 4 {
@@ -344,27 +338,27 @@ fn duplicate_keys_after_repeated_shapes() {
                 _ => format!("profile_background_url_https_{i:04}"),
             })
             .collect();
-        let plain = object(&keys);
+        let plain = object_of(&keys);
         let mut variants = Vec::new();
         for at in [0, 1, 2, 3, n / 2, n - 1].into_iter().filter(|&at| at < n) {
             let mut dup = keys.clone();
             dup[at] = keys[(at + 2) % n].clone();
-            variants.push(object(&dup));
+            variants.push(object_of(&dup));
             let mut longer = keys.clone();
             longer[at].push('x');
-            variants.push(object(&longer));
+            variants.push(object_of(&longer));
             let mut byte = keys.clone();
             let end = byte[at].pop().unwrap();
             byte[at].push(if end == 'z' { 'y' } else { 'z' });
-            variants.push(object(&byte));
+            variants.push(object_of(&byte));
             // The same keys, one spelled with an escape (no duplicate),
             // and a duplicate spelled with one.
             let mut escaped = keys.clone();
             escaped[at] = format!("\\u{:04x}{}", keys[at].as_bytes()[0], &keys[at][1..]);
-            variants.push(object(&escaped));
+            variants.push(object_of(&escaped));
             let k = &keys[(at + 1) % n];
             dup[at] = format!("\\u{:04x}{}", k.as_bytes()[0], &k[1..]);
-            variants.push(object(&dup));
+            variants.push(object_of(&dup));
         }
         // Long keys changed in the middle only (the same length and
         // ends); then long keys that share their length and ends.
@@ -372,17 +366,17 @@ fn duplicate_keys_after_repeated_shapes() {
         for k in middle.iter_mut().filter(|k| k.len() > 16) {
             k.replace_range(10..11, "X");
         }
-        variants.push(object(&middle));
+        variants.push(object_of(&middle));
         let mut ends = keys.clone();
         for (i, k) in ends.iter_mut().enumerate().filter(|(_, k)| k.len() > 16) {
             *k = format!("profile_background_{:04}_url_https", i % 3);
         }
-        variants.push(object(&ends));
+        variants.push(object_of(&ends));
         let mut ends = keys.clone();
         for (i, k) in ends.iter_mut().enumerate().filter(|(_, k)| k.len() > 16) {
             *k = format!("profile_background_{i:04}_url_https");
         }
-        variants.push(object(&ends));
+        variants.push(object_of(&ends));
         let mut doc = vec![plain.clone(); 4];
         for v in &variants {
             doc.push(v.clone());
