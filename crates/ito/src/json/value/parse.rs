@@ -69,7 +69,8 @@ impl<'o> Strings<'_, 'o> for Own {
 struct Parser<'o> {
     values: Vec<Value<'o>>,
     keys: Vec<Text<'o>>,
-    seen: super::object::DupCheck,
+    /// The duplicate-key check's scratch and the shapes of recent objects.
+    dup_check: super::object::DupCheck,
     /// Keep the text of numbers that are not plain integers.
     exact: bool,
     /// Where closed containers' children go (else the heap).
@@ -85,7 +86,7 @@ impl<'o> Parser<'o> {
         Parser {
             values: Vec::new(),
             keys: Vec::new(),
-            seen: super::object::DupCheck::new(),
+            dup_check: super::object::DupCheck::new(),
             exact: false,
             arena: None,
             owners: 0,
@@ -406,7 +407,7 @@ impl<'o> Parser<'o> {
             pure,
         )
         .ok_or_else(|| de.peek_error(Code::Message(TOO_LONG.into())))?;
-        let obj = Map::from_parsed_in(members, &mut self.seen, self.arena);
+        let obj = Map::from_parsed_in(members, &mut self.dup_check, self.arena);
         // Duplicate keys resolved into a heap copy: the object owns it, so
         // the containers around it are not pure (found by the fuzzer:
         // they were dropped without a walk and leaked it).
